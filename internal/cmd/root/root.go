@@ -1,0 +1,73 @@
+// Package root builds the searchbench command tree and runs it.
+package root
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/spf13/cobra"
+
+	"github.com/searchbench/searchbench/internal/cmdutil"
+)
+
+// NewCmdRoot returns the searchbench command with every subcommand attached.
+func NewCmdRoot(io *cmdutil.IOStreams) *cobra.Command {
+	return newCmdRoot(io, new(bool))
+}
+
+// newCmdRoot sets *started once a command's own code begins to run: any
+// unclassified error raised before that came from cobra's argument and
+// command checks, and is a usage error.
+func newCmdRoot(io *cmdutil.IOStreams, started *bool) *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "searchbench",
+		Short: "Evaluate and regression-test a two-phase web-search assistant",
+		Long: `searchbench runs and judges a two-phase web-search assistant built on GPT-OSS-120B.
+
+Phase 1 answers from the model's own knowledge and asks whether to search; Phase 2
+searches with Tavily and/or Exa and answers with bullets, numbered sources and a JSON
+envelope. searchbench holds that assistant (ask), checks its output contract (check),
+replays recorded traffic against labelled datasets and scores it (run), and gates CI
+on regressions against a baseline (run --gates, compare).
+
+Exit codes: 0 ok, 1 a check or verdict failed, 2 usage or input error,
+3 infrastructure error.`,
+		SilenceUsage:  true,
+		SilenceErrors: true,
+		PersistentPreRun: func(*cobra.Command, []string) {
+			*started = true
+		},
+	}
+	cmd.SetOut(io.Out)
+	cmd.SetErr(io.ErrOut)
+	cmd.SetIn(io.In)
+	cmd.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return cmdutil.Usage(err) })
+	cmd.CompletionOptions.DisableDefaultCmd = true
+
+	for _, sub := range []*cobra.Command{
+		// Subcommands register here, one line each.
+	} {
+		cmd.AddCommand(sub)
+	}
+	return cmd
+}
+
+// Main runs searchbench with args and returns the process exit code.
+func Main(ctx context.Context, args []string, io *cmdutil.IOStreams) int {
+	started := false
+	cmd := newCmdRoot(io, &started)
+	cmd.SetArgs(args)
+	err := cmd.ExecuteContext(ctx)
+	if err == nil {
+		return cmdutil.ExitOK
+	}
+	var ee *cmdutil.ExitError
+	if !errors.As(err, &ee) && !started {
+		err = cmdutil.Usage(err)
+	}
+	if !cmdutil.IsSilent(err) {
+		fmt.Fprintf(io.ErrOut, "searchbench: %v\n", err)
+	}
+	return cmdutil.ExitCode(err)
+}

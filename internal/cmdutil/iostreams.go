@@ -1,0 +1,55 @@
+package cmdutil
+
+import (
+	"bytes"
+	"io"
+	"os"
+
+	"golang.org/x/term"
+)
+
+// IOStreams are the streams a command reads and writes. Commands never touch
+// os.Stdin/os.Stdout directly, so tests run them against buffers.
+type IOStreams struct {
+	In     io.Reader
+	Out    io.Writer
+	ErrOut io.Writer
+
+	// Getenv reads the environment; tests replace it.
+	Getenv func(string) string
+
+	stdoutTTY bool
+	stderrTTY bool
+}
+
+// System returns the process's own streams.
+func System() *IOStreams {
+	return &IOStreams{
+		In:        os.Stdin,
+		Out:       os.Stdout,
+		ErrOut:    os.Stderr,
+		Getenv:    os.Getenv,
+		stdoutTTY: term.IsTerminal(int(os.Stdout.Fd())),
+		stderrTTY: term.IsTerminal(int(os.Stderr.Fd())),
+	}
+}
+
+// Test returns streams backed by buffers, with an empty environment.
+func Test(in string) (*IOStreams, *bytes.Buffer, *bytes.Buffer) {
+	out, errOut := &bytes.Buffer{}, &bytes.Buffer{}
+	return &IOStreams{
+		In:     bytes.NewBufferString(in),
+		Out:    out,
+		ErrOut: errOut,
+		Getenv: func(string) string { return "" },
+	}, out, errOut
+}
+
+// IsStdoutTTY reports whether standard output is a terminal.
+func (s *IOStreams) IsStdoutTTY() bool { return s.stdoutTTY }
+
+// IsStderrTTY reports whether standard error is a terminal (progress bars go there).
+func (s *IOStreams) IsStderrTTY() bool { return s.stderrTTY }
+
+// SetTTY overrides terminal detection, for tests.
+func (s *IOStreams) SetTTY(stdout, stderr bool) { s.stdoutTTY, s.stderrTTY = stdout, stderr }

@@ -1,0 +1,158 @@
+// Package dataset loads the labelled YAML datasets the harness replays:
+// routing queries, consent replies, multi-turn flows and raw model outputs for
+// the tool-call parsers.
+//
+// Loading is strict. Every problem in a file — an unknown key, an unknown
+// label, a duplicate id, a missing field, an empty query — is reported with
+// its file:line, all of them at once, and nothing runs until they are fixed.
+package dataset
+
+import (
+	"fmt"
+	"strings"
+)
+
+// Kinds of dataset. A file names its kind in its top-level `kind:` key.
+const (
+	KindRouting = "routing"
+	KindConsent = "consent"
+	KindFlows   = "flows"
+	KindParser  = "parser"
+)
+
+// Kinds lists the dataset kinds in the order the harness runs them.
+var Kinds = []string{KindRouting, KindConsent, KindFlows, KindParser}
+
+// Labels and expectation values each kind accepts.
+var (
+	RouteLabels   = []string{"tavily_only", "exa_only", "tavily_plus_exa"}
+	ConsentLabels = []string{"YES", "NO", "SEARCH_NOW", "NEW_QUERY"}
+	Phases        = []string{"phase1", "phase2", "decline"}
+	Routes        = []string{"none", "tavily_only", "exa_only", "tavily_plus_exa"}
+	Verifications = []string{"confirmed", "corrected", "skipped"}
+	ErrorCodes    = []string{"NONE", "SCHEMA_VIOLATION", "INSUFFICIENT_EVIDENCE"}
+	Outputs       = []string{"passed", "repaired", "schema_violation"}
+	Modes         = []string{"model", "structured"}
+	Strategies    = []string{"guided_json", "react", "markers", "fuzzy"}
+)
+
+// Dataset is one loaded file.
+type Dataset struct {
+	Name  string // file name without extension, e.g. "routing"; cassettes live under it
+	Path  string
+	Kind  string
+	Cases []*Case
+}
+
+// Case is one labelled example. Which fields are set depends on Kind.
+type Case struct {
+	ID      string
+	Dataset string // the Dataset's Name
+	Kind    string
+	File    string
+	Line    int
+	Tags    []string
+	Note    string
+
+	// Label is the expected answer of a one-step case: the route of a
+	// routing case, the intent of a consent case.
+	Label string
+
+	Query string // routing: the user's question
+	Reply string // consent: the user's reply to the Phase 1 question
+
+	// Flows.
+	Turns  []Turn
+	Mode   string // Phase 2 output mode for the whole flow ("" = the run's default)
+	Repair bool   // re-render markdown from a valid envelope instead of failing
+
+	// Parser.
+	Prompt    string // the strategy whose system prompt produced the output
+	Reasoning string
+	Content   string
+	Expect    []Call
+}
+
+// Turn is one user message of a flow and what must happen.
+type Turn struct {
+	User   string
+	Line   int
+	Expect Expect
+}
+
+// Expect holds the expectations for one flow turn. Empty fields are not checked.
+type Expect struct {
+	Phase        string // phase1 | phase2 | decline
+	Intent       string // YES | NO | SEARCH_NOW | NEW_QUERY
+	Override     *bool
+	Route        string // none | tavily_only | exa_only | tavily_plus_exa
+	Verification string // confirmed | corrected | skipped
+	Error        string // NONE | SCHEMA_VIOLATION | INSUFFICIENT_EVIDENCE
+	Output       string // passed | repaired | schema_violation
+	RefusedCalls *int   // tool calls refused by the per-tool query limit
+	Retries      *int   // HTTP retries across the turn's requests
+}
+
+// Call is an expected tool call of a parser case.
+type Call struct {
+	Name      string
+	Arguments map[string]any
+}
+
+// HasTag reports whether c carries tag.
+func (c *Case) HasTag(tag string) bool {
+	for _, t := range c.Tags {
+		if t == tag {
+			return true
+		}
+	}
+	return false
+}
+
+// Key is the case's identity across datasets: "dataset/id".
+func (c *Case) Key() string { return c.Dataset + "/" + c.ID }
+
+// Problem is one thing wrong with a dataset file.
+type Problem struct {
+	File string
+	Line int
+	Col  int
+	Case string // the case id, when the problem is inside a case
+	Msg  string
+}
+
+func (p Problem) String() string {
+	var b strings.Builder
+	b.WriteString(p.File)
+	if p.Line > 0 {
+		fmt.Fprintf(&b, ":%d", p.Line)
+		if p.Col > 0 {
+			fmt.Fprintf(&b, ":%d", p.Col)
+		}
+	}
+	b.WriteString(": ")
+	if p.Case != "" {
+		fmt.Fprintf(&b, "case %q: ", p.Case)
+	}
+	b.WriteString(p.Msg)
+	return b.String()
+}
+
+// Error lists every problem found while loading datasets.
+type Error struct {
+	Problems []Problem
+}
+
+func (e *Error) Error() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%d problem", len(e.Problems))
+	if len(e.Problems) != 1 {
+		b.WriteString("s")
+	}
+	b.WriteString(" in datasets (fix them before running):")
+	for _, p := range e.Problems {
+		b.WriteString("\n  ")
+		b.WriteString(p.String())
+	}
+	return b.String()
+}

@@ -57,8 +57,9 @@ type Turn struct {
 	// AwaitingConsent is true when the turn followed a Phase 1 answer, so the
 	// input was first classified as a consent reply.
 	AwaitingConsent bool   `json:"awaiting_consent"`
-	Intent          string `json:"intent,omitempty"` // YES, NO, SEARCH_NOW or NEW_QUERY when AwaitingConsent
-	Override        bool   `json:"override"`         // a leading or trailing '?' forced Phase 2
+	Intent          string `json:"intent,omitempty"`      // YES, NO, SEARCH_NOW or NEW_QUERY when AwaitingConsent
+	IntentRule      string `json:"intent_rule,omitempty"` // the consent rule that decided Intent
+	Override        bool   `json:"override"`              // a leading or trailing '?' forced Phase 2
 	Phase           string `json:"phase"`
 	Query           string `json:"query"` // the question this turn answers (for YES, the earlier query)
 

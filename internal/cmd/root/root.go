@@ -8,6 +8,10 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/searchbench/searchbench/internal/cmd/check"
+	"github.com/searchbench/searchbench/internal/cmd/classify"
+	"github.com/searchbench/searchbench/internal/cmd/parse"
+	"github.com/searchbench/searchbench/internal/cmd/prompt"
 	"github.com/searchbench/searchbench/internal/cmdutil"
 )
 
@@ -16,9 +20,9 @@ func NewCmdRoot(io *cmdutil.IOStreams) *cobra.Command {
 	return newCmdRoot(io, new(bool))
 }
 
-// newCmdRoot sets *started once a command's own code begins to run: any
-// unclassified error raised before that came from cobra's argument and
-// command checks, and is a usage error.
+// newCmdRoot sets *started once a command's own RunE begins: any
+// unclassified error raised before that came from cobra's checks of
+// commands, arguments and required flags, and is a usage error.
 func newCmdRoot(io *cmdutil.IOStreams, started *bool) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "searchbench",
@@ -35,9 +39,6 @@ Exit codes: 0 ok, 1 a check or verdict failed, 2 usage or input error,
 3 infrastructure error.`,
 		SilenceUsage:  true,
 		SilenceErrors: true,
-		PersistentPreRun: func(*cobra.Command, []string) {
-			*started = true
-		},
 	}
 	cmd.SetOut(io.Out)
 	cmd.SetErr(io.ErrOut)
@@ -47,10 +48,29 @@ Exit codes: 0 ok, 1 a check or verdict failed, 2 usage or input error,
 
 	for _, sub := range []*cobra.Command{
 		// Subcommands register here, one line each.
+		parse.NewCmdParse(io, nil),
+		prompt.NewCmdPrompt(io, nil),
+		classify.NewCmdClassify(io, nil),
+		check.NewCmdCheck(io, nil),
 	} {
 		cmd.AddCommand(sub)
 	}
+	markStart(cmd, started)
 	return cmd
+}
+
+// markStart wraps every RunE in the tree so that *started is set when the
+// command's own code begins.
+func markStart(cmd *cobra.Command, started *bool) {
+	if run := cmd.RunE; run != nil {
+		cmd.RunE = func(c *cobra.Command, args []string) error {
+			*started = true
+			return run(c, args)
+		}
+	}
+	for _, sub := range cmd.Commands() {
+		markStart(sub, started)
+	}
 }
 
 // Main runs searchbench with args and returns the process exit code.

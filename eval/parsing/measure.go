@@ -1,0 +1,283 @@
+package parsing
+
+import (
+	"encoding/json"
+	"fmt"
+	"math"
+	"reflect"
+	"slices"
+	"strings"
+
+	"github.com/searchbench/searchbench/orchestrator/executor"
+)
+
+// Row kinds.
+const (
+	KindStrategy = "strategy" // one strategy alone, on the outputs produced under its own prompt
+	KindChain    = "chain"    // primary→fallback, on the outputs produced under the primary's prompt
+	KindNoCall   = "no_call"  // one strategy alone, on every output that holds no call, whatever the prompt
+)
+
+// Proportion is K out of N with its Wilson score 95% interval, rounded to
+// four decimals. Rate, Low and High are 0 when N is 0.
+type Proportion struct {
+	K    int     `json:"k"`
+	N    int     `json:"n"`
+	Rate float64 `json:"rate"`
+	Low  float64 `json:"low"`
+	High float64 `json:"high"`
+}
+
+// Failure is a case a row got wrong, and why.
+type Failure struct {
+	Case   string `json:"case"`
+	Reason string `json:"reason"`
+}
+
+// Row is the measurement of one strategy or chain on one set of cases.
+type Row struct {
+	Name     string `json:"name"` // "react", "react→fuzzy"
+	Kind     string `json:"kind"`
+	Strategy string `json:"strategy"`
+	Fallback string `json:"fallback,omitempty"`
+	// Fields says which message field is read: "content", or
+	// "reasoning, else content" (content only when reasoning is empty).
+	Fields string `json:"fields"`
+	// Scope says which cases the row is measured on.
+	Scope string `json:"scope"`
+	Cases int    `json:"cases"`
+	// Recommended marks the seed's recommended configuration (react→fuzzy).
+	Recommended bool `json:"recommended,omitempty"`
+
+	// Exact: cases whose extracted call list equals the expected one, in
+	// order, names and arguments.
+	Exact Proportion `json:"exact"`
+	// Precision: extracted calls that match an expected call (name and
+	// arguments), over extracted calls.
+	Precision Proportion `json:"precision"`
+	// Recall: expected calls that were extracted, over expected calls.
+	Recall Proportion `json:"recall"`
+	// FalseExtractions: cases expecting no call where at least one call
+	// was extracted, over cases expecting no call.
+	FalseExtractions Proportion `json:"false_extractions"`
+
+	// Failures lists, in dataset order, the cases whose calls were not
+	// exactly the expected ones.
+	Failures []Failure `json:"failures"`
+}
+
+// Report is the whole measurement, rows in a fixed order: the four
+// strategies, the twelve chains (primary in seed order, then fallback), then
+// the four strategies on the no-call cases.
+type Report struct {
+	Cases int   `json:"cases"`
+	Rows  []Row `json:"rows"`
+}
+
+// claimed is the seed's "Choosing a Strategy" table.
+var claimed = map[string]string{
+	executor.GuidedJSON: "Very High",
+	executor.ReAct:      "High",
+	executor.Markers:    "Low-Medium",
+	executor.Fuzzy:      "Medium",
+}
+
+// Claimed returns the reliability the seed claims for a strategy ("" for
+// an unknown one), for a side-by-side column.
+func Claimed(strategy string) string { return claimed[strategy] }
+
+// Measure runs every strategy and chain over cases. It is deterministic: the
+// same cases give the same report.
+func Measure(cases []Case) (Report, error) {
+	rep := Report{Cases: len(cases)}
+	type spec struct {
+		kind, primary, fallback string
+		in                      func(Case) bool
+		scope                   string
+	}
+	var specs []spec
+	for _, s := range executor.Strategies {
+		specs = append(specs, spec{KindStrategy, s, "", promptIs(s), "prompt=" + s})
+	}
+	for _, p := range executor.Strategies {
+		for _, f := range executor.Strategies {
+			if f != p {
+				specs = append(specs, spec{KindChain, p, f, promptIs(p), "prompt=" + p})
+			}
+		}
+	}
+	for _, s := range executor.Strategies {
+		specs = append(specs, spec{KindNoCall, s, "", func(c Case) bool { return len(c.Expect) == 0 }, "expect=[] (all prompts)"})
+	}
+	for _, sp := range specs {
+		cfg, err := executor.DefaultConfigFor(sp.primary)
+		if err != nil {
+			return Report{}, err
+		}
+		cfg.Parser.FallbackStrategy = sp.fallback
+		p, err := executor.New(cfg.Parser)
+		if err != nil {
+			return Report{}, fmt.Errorf("measuring %s: %w", sp.primary, err)
+		}
+		row := Row{
+			Name:     sp.primary,
+			Kind:     sp.kind,
+			Strategy: sp.primary,
+			Fallback: sp.fallback,
+			Fields:   fields(cfg.Parser),
+			Scope:    sp.scope,
+			Failures: []Failure{},
+		}
+		if sp.fallback != "" {
+			row.Name += "→" + sp.fallback
+			def := executor.DefaultConfig().Parser
+			row.Recommended = cfg.Parser == def
+		}
+		var exact, tp, extracted, expected, noCall, falseX int
+		for _, c := range cases {
+			if !sp.in(c) {
+				continue
+			}
+			row.Cases++
+			res := p.Extract(c.Message())
+			m := matched(res.Calls, c.Expect)
+			tp += m
+			extracted += len(res.Calls)
+			expected += len(c.Expect)
+			if len(c.Expect) == 0 {
+				noCall++
+				if len(res.Calls) > 0 {
+					falseX++
+				}
+			}
+			if sameCalls(res.Calls, c.Expect) {
+				exact++
+			} else {
+				row.Failures = append(row.Failures, Failure{Case: c.ID, Reason: reason(c, res)})
+			}
+		}
+		row.Exact = Wilson(exact, row.Cases)
+		row.Precision = Wilson(tp, extracted)
+		row.Recall = Wilson(tp, expected)
+		row.FalseExtractions = Wilson(falseX, noCall)
+		rep.Rows = append(rep.Rows, row)
+	}
+	return rep, nil
+}
+
+func promptIs(s string) func(Case) bool { return func(c Case) bool { return c.Prompt == s } }
+
+func fields(c executor.ParserConfig) string {
+	if c.FallbackField == "" {
+		return c.SourceField
+	}
+	return c.SourceField + ", else " + c.FallbackField
+}
+
+// Wilson returns k out of n with its Wilson score 95% interval.
+func Wilson(k, n int) Proportion {
+	p := Proportion{K: k, N: n}
+	if n == 0 {
+		return p
+	}
+	const z = 1.959963984540054
+	nf := float64(n)
+	ph := float64(k) / nf
+	den := 1 + z*z/nf
+	center := (ph + z*z/(2*nf)) / den
+	half := z * math.Sqrt(ph*(1-ph)/nf+z*z/(4*nf*nf)) / den
+	p.Rate = round4(ph)
+	p.Low = round4(math.Max(0, center-half))
+	p.High = round4(math.Min(1, center+half))
+	return p
+}
+
+// round4 keeps four decimals, so reports are byte-identical across
+// platforms (arm64 may fuse multiply-adds and differ in the last bits).
+func round4(x float64) float64 { return math.Round(x*1e4) / 1e4 }
+
+// canonical reduces a call to comparable form: arguments through JSON, so
+// a YAML int and a JSON number, or a map and its decoded twin, compare equal.
+func canonical(c executor.Call) (string, any) {
+	b, err := json.Marshal(c.Arguments)
+	if err != nil {
+		return c.Name, fmt.Sprint(c.Arguments)
+	}
+	var v any
+	if err := json.Unmarshal(b, &v); err != nil {
+		return c.Name, string(b)
+	}
+	if v == nil {
+		v = map[string]any{}
+	}
+	return c.Name, v
+}
+
+func equalCall(a, b executor.Call) bool {
+	an, av := canonical(a)
+	bn, bv := canonical(b)
+	return an == bn && reflect.DeepEqual(av, bv)
+}
+
+func sameCalls(got, want []executor.Call) bool {
+	return slices.EqualFunc(got, want, equalCall)
+}
+
+// matched counts the extracted calls that match a distinct expected call.
+func matched(got, want []executor.Call) int {
+	used := make([]bool, len(want))
+	n := 0
+	for _, g := range got {
+		for i, w := range want {
+			if !used[i] && equalCall(g, w) {
+				used[i] = true
+				n++
+				break
+			}
+		}
+	}
+	return n
+}
+
+// reason explains a failure: what was wanted, what came out, which field
+// was read and which strategy matched, and the findings that mattered.
+func reason(c Case, res executor.Result) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "want %s; got %s; read %s", listCalls(c.Expect), listCalls(res.Calls), res.Field)
+	switch {
+	case res.Strategy == "":
+		fmt.Fprintf(&b, ", nothing matched (tried %s)", strings.Join(res.Tried, ", "))
+	case res.Strategy != res.Tried[0]:
+		fmt.Fprintf(&b, ", matched by %s after %s found nothing", res.Strategy, res.Tried[0])
+	default:
+		fmt.Fprintf(&b, ", matched by %s", res.Strategy)
+	}
+	var kinds []string
+	for _, f := range res.Findings {
+		if f.Kind != executor.FindingNormalized && !slices.Contains(kinds, f.Kind) {
+			kinds = append(kinds, f.Kind)
+		}
+	}
+	if len(kinds) > 0 {
+		fmt.Fprintf(&b, "; findings: %s", strings.Join(kinds, ", "))
+	}
+	other := executor.FieldContent
+	if res.Field == executor.FieldContent {
+		other = executor.FieldReasoning
+	}
+	if len(c.Expect) > 0 && strings.TrimSpace(c.Message().Field(other)) != "" {
+		fmt.Fprintf(&b, "; %s (not read) is non-empty", other)
+	}
+	return b.String()
+}
+
+func listCalls(cs []executor.Call) string {
+	if len(cs) == 0 {
+		return "none"
+	}
+	s := make([]string, len(cs))
+	for i, c := range cs {
+		s[i] = c.String()
+	}
+	return strings.Join(s, ", ")
+}

@@ -1,0 +1,96 @@
+package parsing
+
+import (
+	"bytes"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"testing"
+	"text/tabwriter"
+)
+
+var update = flag.Bool("update", false, "rewrite golden files")
+
+// shipped is the dataset the harness ships.
+const shipped = "../../datasets/parser.yaml"
+
+// renderTable is the measurement as a plain text table, for the golden file
+// (the harness has its own renderers).
+func renderTable(rep Report) string {
+	var b bytes.Buffer
+	pct := func(p Proportion) string {
+		if p.N == 0 {
+			return "-"
+		}
+		return fmt.Sprintf("%3.0f%% [%2.0f–%3.0f] %d/%d", 100*p.Rate, 100*p.Low, 100*p.High, p.K, p.N)
+	}
+	tw := tabwriter.NewWriter(&b, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "row\tkind\tscope\tfields\tclaimed\texact\tprecision\trecall\tfalse extractions\t")
+	for _, r := range rep.Rows {
+		name := r.Name
+		if r.Recommended {
+			name += " *"
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t\n", name, r.Kind, r.Scope, r.Fields, Claimed(r.Strategy),
+			pct(r.Exact), pct(r.Precision), pct(r.Recall), pct(r.FalseExtractions))
+	}
+	tw.Flush()
+	b.WriteString("\n* the seed's recommended configuration\n")
+	for _, r := range rep.Rows {
+		if len(r.Failures) == 0 {
+			continue
+		}
+		fmt.Fprintf(&b, "\n%s (%s, %s): %d failing\n", r.Name, r.Kind, r.Scope, len(r.Failures))
+		for _, f := range r.Failures {
+			fmt.Fprintf(&b, "  %s: %s\n", f.Case, f.Reason)
+		}
+	}
+	return b.String()
+}
+
+func golden(t *testing.T, name string, got []byte) {
+	t.Helper()
+	path := filepath.Join("testdata", name)
+	if *update {
+		if err := os.WriteFile(path, got, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run go test -update)", err)
+	}
+	if !bytes.Equal(got, want) {
+		t.Errorf("%s differs from the output; run go test -update and review the diff\n--- got ---\n%s", path, got)
+	}
+}
+
+func TestMeasureShippedDataset(t *testing.T) {
+	cases, err := Load(shipped)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep, err := Measure(cases)
+	if err != nil {
+		t.Fatal(err)
+	}
+	golden(t, "measured.golden", []byte(renderTable(rep)))
+	js, err := json.MarshalIndent(rep, "", "  ")
+	if err != nil {
+		t.Fatal(err)
+	}
+	golden(t, "measured.json.golden", append(js, '\n'))
+
+	// Same input, same bytes.
+	again, err := Measure(cases)
+	if err != nil {
+		t.Fatal(err)
+	}
+	js2, _ := json.MarshalIndent(again, "", "  ")
+	if !bytes.Equal(js, js2) {
+		t.Error("Measure is not deterministic")
+	}
+}

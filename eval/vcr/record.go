@@ -1,0 +1,292 @@
+package vcr
+
+import (
+	"cmp"
+	"errors"
+	"fmt"
+	"net/http"
+	"net/url"
+	"os"
+	"slices"
+	"strings"
+	"sync"
+
+	"go.yaml.in/yaml/v4"
+	"gopkg.in/dnaeon/go-vcr.v4/pkg/cassette"
+	"gopkg.in/dnaeon/go-vcr.v4/pkg/recorder"
+
+	"github.com/searchbench/searchbench/internal/fsutil"
+)
+
+// RecordOptions configures a recording.
+type RecordOptions struct {
+	// Secrets are credential values (API keys, typically from the
+	// environment) to replace with Redacted wherever they appear in a request
+	// or response. Empty values are ignored; values shorter than MinSecretLen
+	// are refused. Keys carried in credential headers or an api_key body
+	// field are learned and scrubbed without being listed.
+	Secrets []string
+
+	// Deterministic normalises what varies between recordings of the same
+	// traffic, so that recording twice gives byte-identical cassettes: Date
+	// headers are dropped, each interaction's duration is the
+	// provider-reported time (ProviderDuration) instead of the measured one,
+	// and interactions are saved sorted by method, URL and request body
+	// rather than in completion order, which concurrent requests make vary
+	// (identical requests, such as a 429 and its retry, keep their order).
+	// Use it when recording from the simulator; live recordings keep their
+	// real durations and order.
+	Deterministic bool
+
+	// Real sends the requests; nil means http.DefaultTransport. Wrap it with
+	// Redirect to record from the simulator.
+	Real http.RoundTripper
+
+	// Volatile lists top-level JSON request fields left out of the recorded
+	// (canonical) body; nil means DefaultVolatile. Replay should use the same
+	// list.
+	Volatile []string
+
+	// DropHeaders names request and response headers left out of the
+	// cassette, such as an SDK's random idempotency key, which would make
+	// deterministic recordings differ. Headers never take part in matching.
+	DropHeaders []string
+}
+
+// Recording is an http.RoundTripper that sends requests on to the real
+// transport and records them into memory. Nothing is written until Save, so
+// an interrupted or failed recording leaves the previous cassette intact.
+type Recording struct {
+	path   string
+	rec    *recorder.Recorder
+	secret *scrubber
+
+	mu       sync.Mutex
+	finished bool
+	failures []string
+}
+
+// StartRecording begins recording the cassette at path, which must end in
+// Ext. An existing cassette at path is replaced only by a successful Save.
+func StartRecording(path string, opts RecordOptions) (*Recording, error) {
+	name, ok := cassetteName(path)
+	if !ok {
+		return nil, fmt.Errorf("recording cassette %q: path must end in %s", path, Ext)
+	}
+	sc := &scrubber{}
+	var short int
+	for _, s := range opts.Secrets {
+		if s != "" && len(s) < MinSecretLen {
+			short++ // never print the value itself
+		}
+		sc.add(s)
+	}
+	if short > 0 {
+		return nil, fmt.Errorf("recording cassette %s: %d secret value(s) shorter than %d bytes; "+
+			"scrubbing them would redact unrelated text", path, short, MinSecretLen)
+	}
+	real := opts.Real
+	if real == nil {
+		real = http.DefaultTransport
+	}
+	volatile := opts.Volatile
+	if volatile == nil {
+		volatile = DefaultVolatile
+	}
+	r := &Recording{path: path, secret: sc}
+
+	capture := func(i *cassette.Interaction) error {
+		sc.learnHeaders(i.Request.Headers)
+		if body := []byte(i.Request.Body); len(body) > 0 {
+			c := canonical(body, volatile, sc.add)
+			i.Request.Body = string(c)
+			i.Request.ContentLength = int64(len(c))
+		}
+		scrubInteraction(i, sc.replacer())
+		for _, h := range opts.DropHeaders { // copies by now: scrubInteraction cloned them
+			i.Request.Headers.Del(h)
+			i.Response.Headers.Del(h)
+		}
+		if opts.Deterministic {
+			i.Response.Headers.Del("Date")
+			i.Response.Duration = ProviderDuration([]byte(i.Response.Body))
+		}
+		return nil
+	}
+	beforeSave := func(i *cassette.Interaction) error {
+		scrubInteraction(i, sc.replacer())
+		return nil
+	}
+	marshal := yaml.Marshal
+	if opts.Deterministic {
+		marshal = func(v any) ([]byte, error) {
+			// go-vcr passes the cassette, under its lock, to the marshal
+			// function only: the one place to order the interactions.
+			if c, ok := v.(*cassette.Cassette); ok {
+				sortInteractions(c.Interactions)
+			}
+			return yaml.Marshal(v)
+		}
+	}
+	rec, err := recorder.New(name,
+		recorder.WithMode(recorder.ModeRecordOnly),
+		recorder.WithMarshalFunc(marshal),
+		recorder.WithRealTransport(real),
+		// go-vcr sleeps for the recorded latency after recording too.
+		recorder.WithSkipRequestLatency(true),
+		recorder.WithFS(&atomicFS{secret: sc}),
+		recorder.WithHook(capture, recorder.AfterCaptureHook),
+		recorder.WithHook(beforeSave, recorder.BeforeSaveHook),
+	)
+	if err != nil {
+		return nil, fmt.Errorf("recording cassette %s: %w", path, err)
+	}
+	r.rec = rec
+	return r, nil
+}
+
+// sortInteractions orders interactions by method, URL and request body,
+// keeping the recorded order of identical requests, and renumbers them.
+func sortInteractions(is []*cassette.Interaction) {
+	slices.SortStableFunc(is, func(a, b *cassette.Interaction) int {
+		return cmp.Or(
+			strings.Compare(a.Request.Method, b.Request.Method),
+			strings.Compare(a.Request.URL, b.Request.URL),
+			strings.Compare(a.Request.Body, b.Request.Body),
+		)
+	})
+	for i, in := range is {
+		in.ID = i
+	}
+}
+
+// RoundTrip sends req through the real transport and records the exchange.
+// A failed request (transport error, cancellation) marks the recording as
+// failed: Save then refuses to write it, since replay could not reproduce it.
+func (r *Recording) RoundTrip(req *http.Request) (*http.Response, error) {
+	r.mu.Lock()
+	finished := r.finished
+	r.mu.Unlock()
+	if finished {
+		return nil, fmt.Errorf("recording %s: %s %s after Save or Discard", r.path, req.Method, redactURL(req.URL))
+	}
+	resp, err := r.rec.RoundTrip(req)
+	if err != nil {
+		// The error text may quote the URL; scrub known secrets from it.
+		msg := r.secret.replacer().Replace(err.Error())
+		r.mu.Lock()
+		r.failures = append(r.failures, fmt.Sprintf("%s %s: %s", req.Method, redactURL(req.URL), msg))
+		r.mu.Unlock()
+		return nil, fmt.Errorf("recording %s: %w", r.path, err)
+	}
+	return resp, nil
+}
+
+// Save scrubs the recorded interactions and writes the cassette atomically.
+// It refuses, leaving any previous cassette in place, when a request failed
+// during the recording or a secret would still reach the file. Call it once,
+// after every request has returned.
+func (r *Recording) Save() error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.finished {
+		return fmt.Errorf("saving cassette %s: recording already saved or discarded", r.path)
+	}
+	r.finished = true
+	if len(r.failures) > 0 {
+		return fmt.Errorf("saving cassette %s: %d request(s) failed during recording, not saved; first: %s",
+			r.path, len(r.failures), r.failures[0])
+	}
+	if err := r.rec.Stop(); err != nil {
+		return fmt.Errorf("saving cassette %s: %w", r.path, err)
+	}
+	return nil
+}
+
+// Discard ends the recording without writing anything.
+func (r *Recording) Discard() {
+	r.mu.Lock()
+	r.finished = true
+	r.mu.Unlock()
+}
+
+// errSecretLeak is returned instead of writing a cassette that still holds a
+// secret value; the value itself never appears in the error.
+var errSecretLeak = errors.New("a secret value is still present after scrubbing; cassette not written")
+
+// atomicFS is the cassette.FS of recordings: writes go through a temporary
+// file and a rename, and are refused if a secret survived scrubbing.
+type atomicFS struct{ secret *scrubber }
+
+func (f *atomicFS) ReadFile(name string) ([]byte, error) { return os.ReadFile(name) }
+
+func (f *atomicFS) WriteFile(name string, data []byte) error {
+	if f.secret.leaked(data) {
+		return fmt.Errorf("writing %s: %w", name, errSecretLeak)
+	}
+	return fsutil.WriteFileAtomic(name, data, 0o644)
+}
+
+func (f *atomicFS) IsFileExists(name string) bool {
+	_, err := os.Stat(name)
+	return err == nil
+}
+
+// Redirect returns a RoundTripper that sends every request to the scheme,
+// host and port of to (its path, if any, is prefixed to the request's),
+// keeping the original host in the Host header. Recording through it records
+// the original URL, so a cassette recorded from the loopback simulator looks
+// like one recorded from https://api.tavily.com and friends, and replays
+// against the same URLs. A nil base means http.DefaultTransport.
+func Redirect(to *url.URL, base http.RoundTripper) http.RoundTripper {
+	if base == nil {
+		base = http.DefaultTransport
+	}
+	return &redirect{to: to, base: base}
+}
+
+type redirect struct {
+	to   *url.URL
+	base http.RoundTripper
+}
+
+func (rd *redirect) RoundTrip(req *http.Request) (*http.Response, error) {
+	out := req.Clone(req.Context())
+	if out.Host == "" {
+		out.Host = req.URL.Host
+	}
+	out.URL.Scheme = rd.to.Scheme
+	out.URL.Host = rd.to.Host
+	if p := strings.TrimSuffix(rd.to.Path, "/"); p != "" {
+		out.URL.Path = p + req.URL.Path
+		out.URL.RawPath = ""
+	}
+	return rd.base.RoundTrip(out)
+}
+
+// redactURL renders u for an error message with query values of secret
+// fields (api_key=...) replaced, since errors end up in logs.
+func redactURL(u *url.URL) string {
+	if u == nil {
+		return ""
+	}
+	if u.RawQuery == "" {
+		return u.String()
+	}
+	q := u.Query()
+	changed := false
+	for k := range q {
+		for _, f := range SecretFields {
+			if strings.EqualFold(k, f) {
+				q[k] = []string{Redacted}
+				changed = true
+			}
+		}
+	}
+	if !changed {
+		return u.String()
+	}
+	v := *u
+	v.RawQuery = q.Encode()
+	return v.String()
+}

@@ -1,0 +1,326 @@
+package vcr
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"net/http"
+	"net/url"
+	"strings"
+	"sync"
+
+	"gopkg.in/dnaeon/go-vcr.v4/pkg/cassette"
+)
+
+// ReplayOptions configures a Replayer.
+type ReplayOptions struct {
+	// Volatile lists top-level JSON request fields ignored when matching;
+	// nil means DefaultVolatile. It should be the list the cassette was
+	// recorded with.
+	Volatile []string
+
+	// Case and Rerecord are copied into every *MissError and into the
+	// missing-cassette error: the case id and the command that records this
+	// cassette again.
+	Case, Rerecord string
+}
+
+// Replayer is an http.RoundTripper that answers requests from one cassette
+// and never from the network: it holds no transport at all.
+//
+// It serves the go-vcr-loaded cassette itself rather than running go-vcr's
+// recorder in ModeReplayOnly: matching then canonicalises each live body
+// once and compares strings against an index, the misses can be explained
+// from the same decoded cassette, and go-vcr v4.0.7's debug dumps of every
+// request, built even when logging is off, stay out of the hot path. The
+// semantics are go-vcr's ModeReplayOnly with WithSkipRequestLatency(true):
+// each interaction replays once, the first unused match in recorded order
+// wins, and no latency is simulated.
+type Replayer struct {
+	path string
+	opts ReplayOptions
+	drop []string
+
+	mu     sync.Mutex
+	cas    *cassette.Cassette
+	groups map[string][]int // method+" "+URL -> interaction indexes, in recorded order
+	used   []bool
+	// canon caches the canonical form of a recorded body that was not
+	// stored canonical (hand-edited, or recorded with other options).
+	canon  map[int]string
+	closed bool
+}
+
+// OpenReplay loads the cassette at path for replay with default options.
+func OpenReplay(path string) (*Replayer, error) {
+	return OpenReplayWith(path, ReplayOptions{})
+}
+
+// OpenReplayWith loads the cassette at path (decoded once, by go-vcr's own
+// loader) for replay. A missing cassette is a *MissingCassetteError.
+func OpenReplayWith(path string, opts ReplayOptions) (*Replayer, error) {
+	name, ok := cassetteName(path)
+	if !ok {
+		return nil, fmt.Errorf("replaying cassette %q: path must end in %s", path, Ext)
+	}
+	c, err := cassette.Load(name)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, &MissingCassetteError{Path: path, Case: opts.Case, Rerecord: opts.Rerecord, Err: err}
+	}
+	if err != nil {
+		return nil, fmt.Errorf("replaying cassette %s: %w", path, err)
+	}
+	drop := opts.Volatile
+	if drop == nil {
+		drop = DefaultVolatile
+	}
+	r := &Replayer{
+		path:   path,
+		opts:   opts,
+		drop:   drop,
+		cas:    c,
+		groups: make(map[string][]int, len(c.Interactions)),
+		used:   make([]bool, len(c.Interactions)),
+	}
+	for i, in := range c.Interactions {
+		k := in.Request.Method + " " + in.Request.URL
+		r.groups[k] = append(r.groups[k], i)
+	}
+	return r, nil
+}
+
+// RoundTrip answers req with the first unused recorded interaction whose
+// method, URL and canonical body match, or fails with a *MissError.
+func (r *Replayer) RoundTrip(req *http.Request) (*http.Response, error) {
+	var body []byte
+	if req.Body != nil {
+		b, err := io.ReadAll(req.Body)
+		req.Body.Close()
+		if err != nil {
+			return nil, fmt.Errorf("replaying %s: reading body of %s %s: %w", r.path, req.Method, redactURL(req.URL), err)
+		}
+		body = b
+	}
+	if err := req.Context().Err(); err != nil {
+		return nil, err
+	}
+	live := string(CanonicalBody(body, r.drop...))
+	target := req.URL.String()
+
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.closed {
+		return nil, fmt.Errorf("replaying %s: %s %s after Close", r.path, req.Method, redactURL(req.URL))
+	}
+	for _, i := range r.groups[req.Method+" "+target] {
+		if r.used[i] || r.recordedBody(i) != live && r.canonicalBody(i) != live {
+			continue
+		}
+		r.used[i] = true
+		return response(r.cas.Interactions[i], req), nil
+	}
+	return nil, r.miss(req.Method, req.URL, live)
+}
+
+// recordedBody is interaction i's request body as stored.
+func (r *Replayer) recordedBody(i int) string { return r.cas.Interactions[i].Request.Body }
+
+// canonicalBody is interaction i's request body in canonical form. It is
+// computed at most once per interaction, and only when the stored text
+// differs from a live body: a body recorded canonical matches on the string
+// comparison alone.
+func (r *Replayer) canonicalBody(i int) string {
+	if c, ok := r.canon[i]; ok {
+		return c
+	}
+	if r.canon == nil {
+		r.canon = make(map[int]string)
+	}
+	b := r.recordedBody(i)
+	c := string(CanonicalBody([]byte(b), r.drop...))
+	r.canon[i] = c
+	return c
+}
+
+func response(in *cassette.Interaction, req *http.Request) *http.Response {
+	rs := &in.Response
+	return &http.Response{
+		Status:           rs.Status,
+		StatusCode:       rs.Code,
+		Proto:            rs.Proto,
+		ProtoMajor:       rs.ProtoMajor,
+		ProtoMinor:       rs.ProtoMinor,
+		Header:           rs.Headers.Clone(),
+		Trailer:          rs.Trailer.Clone(),
+		TransferEncoding: rs.TransferEncoding,
+		Uncompressed:     rs.Uncompressed,
+		ContentLength:    int64(len(rs.Body)),
+		Body:             io.NopCloser(strings.NewReader(rs.Body)),
+		Request:          req,
+	}
+}
+
+// Unused returns the ids of the interactions never replayed, in cassette
+// order: traffic the recording saw that this run did not send.
+func (r *Replayer) Unused() []int {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	var ids []int
+	for i, u := range r.used {
+		if !u {
+			ids = append(ids, r.cas.Interactions[i].ID)
+		}
+	}
+	return ids
+}
+
+// Close ends the replay; later requests fail. Unused stays valid.
+func (r *Replayer) Close() error {
+	r.mu.Lock()
+	r.closed = true
+	r.mu.Unlock()
+	return nil
+}
+
+// Len returns the number of interactions in the cassette.
+func (r *Replayer) Len() int { return len(r.used) }
+
+// MissingCassetteError reports a cassette that does not exist yet.
+type MissingCassetteError struct {
+	Path     string
+	Case     string // case id, when known
+	Rerecord string // command that records the cassette, when known
+	Err      error  // the file system error
+}
+
+func (e *MissingCassetteError) Error() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "cassette %s not found", e.Path)
+	if e.Case != "" {
+		fmt.Fprintf(&b, " (case %s)", e.Case)
+	}
+	if e.Rerecord != "" {
+		fmt.Fprintf(&b, "; record it with: %s", e.Rerecord)
+	} else {
+		b.WriteString("; record it before replaying")
+	}
+	return b.String()
+}
+
+// Unwrap lets errors.Is match both fs.ErrNotExist and go-vcr's
+// cassette.ErrCassetteNotFound.
+func (e *MissingCassetteError) Unwrap() []error {
+	return []error{cassette.ErrCassetteNotFound, e.Err}
+}
+
+// MissError reports a request that no unused recorded interaction matches.
+// The runner fills Case and Rerecord when the Replayer's options did not.
+type MissError struct {
+	Cassette string // cassette path
+	Method   string
+	URL      string // secret query values redacted
+	// Closest names the recorded request most like this one, e.g.
+	// `POST https://api.tavily.com/search (interaction 2)`; empty when the
+	// cassette has no interactions.
+	Closest string
+	// Diff shows how the canonical bodies differ, recorded (-) against live
+	// (+), bounded in length; empty when they are equal (Closest was then
+	// already replayed).
+	Diff     string
+	Case     string
+	Rerecord string
+}
+
+func (e *MissError) Error() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "no recorded interaction matches %s %s in cassette %s", e.Method, e.URL, e.Cassette)
+	if e.Case != "" {
+		fmt.Fprintf(&b, " (case %s)", e.Case)
+	}
+	switch {
+	case e.Closest == "":
+		b.WriteString("; the cassette has no interactions")
+	case e.Diff == "":
+		fmt.Fprintf(&b, "; closest: %s, identical and already replayed (the request was sent more times than recorded)", e.Closest)
+	default:
+		fmt.Fprintf(&b, "; closest: %s; recorded (-) vs live (+):\n%s", e.Closest, e.Diff)
+	}
+	if e.Rerecord != "" {
+		if !strings.HasSuffix(b.String(), "\n") {
+			b.WriteString("\n")
+		}
+		fmt.Fprintf(&b, "re-record with: %s", e.Rerecord)
+	}
+	return strings.TrimSuffix(b.String(), "\n")
+}
+
+// Unwrap makes errors.Is(err, cassette.ErrInteractionNotFound) hold, as it
+// does for go-vcr's own replay.
+func (e *MissError) Unwrap() error { return cassette.ErrInteractionNotFound }
+
+// miss builds the *MissError for a request; the caller holds r.mu.
+func (r *Replayer) miss(method string, u *url.URL, live string) *MissError {
+	e := &MissError{
+		Cassette: r.path,
+		Method:   method,
+		URL:      redactURL(u),
+		Case:     r.opts.Case,
+		Rerecord: r.opts.Rerecord,
+	}
+	target := u.String()
+	best, text := r.closest(method, target, live)
+	if best < 0 {
+		return e
+	}
+	in := r.cas.Interactions[best]
+	e.Closest = fmt.Sprintf("%s %s (interaction %d)", in.Request.Method, in.Request.URL, in.ID)
+	if r.used[best] {
+		e.Closest = fmt.Sprintf("%s %s (interaction %d, already replayed)", in.Request.Method, in.Request.URL, in.ID)
+	}
+	e.Diff = diffText(text, missText(method, e.URL, live), maxDiffLines)
+	return e
+}
+
+// closest picks the recorded request most like the live one: among the same
+// method and URL if any (unused before used), else among all interactions.
+// It returns the index and the text the diff compares.
+func (r *Replayer) closest(method, target, live string) (int, string) {
+	pool := r.groups[method+" "+target]
+	if len(pool) == 0 {
+		pool = make([]int, len(r.used))
+		for i := range pool {
+			pool[i] = i
+		}
+	}
+	liveText := missText(method, target, live)
+	best, bestText, bestScore := -1, "", -1.0
+	for _, unusedPass := range []bool{true, false} {
+		for _, i := range pool {
+			if r.used[i] == unusedPass {
+				continue
+			}
+			rq := r.cas.Interactions[i].Request
+			t := missText(rq.Method, rq.URL, r.canonicalBody(i))
+			if s := similarity(t, liveText); s > bestScore {
+				best, bestText, bestScore = i, t, s
+			}
+		}
+		if best >= 0 {
+			break // an unused interaction is what the request failed to match
+		}
+	}
+	return best, bestText
+}
+
+// missText is a request as the diff shows it: the request line, then the
+// canonical body indented one field per line.
+func missText(method, target, body string) string {
+	var ind bytes.Buffer
+	if json.Indent(&ind, []byte(body), "", "  ") == nil {
+		body = ind.String()
+	}
+	return method + " " + target + "\n" + body + "\n"
+}

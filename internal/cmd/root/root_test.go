@@ -1,0 +1,56 @@
+package root
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/spf13/cobra"
+
+	"github.com/searchbench/searchbench/internal/cmdutil"
+)
+
+func TestExitCodes(t *testing.T) {
+	io, _, errOut := cmdutil.Test("")
+	tests := []struct {
+		args []string
+		want int
+	}{
+		{[]string{"--help"}, cmdutil.ExitOK},
+		{[]string{"no-such-command"}, cmdutil.ExitUsage},
+		{[]string{"--no-such-flag"}, cmdutil.ExitUsage},
+	}
+	for _, tt := range tests {
+		errOut.Reset()
+		if got := Main(context.Background(), tt.args, io); got != tt.want {
+			t.Errorf("searchbench %v: exit %d, want %d (stderr %q)", tt.args, got, tt.want, errOut)
+		}
+	}
+}
+
+// TestRequiredFlagIsUsage checks that cobra's own checks, which run after
+// any pre-run hooks, still map to a usage error.
+func TestRequiredFlagIsUsage(t *testing.T) {
+	started := false
+	io, _, _ := cmdutil.Test("")
+	root := newCmdRoot(io, &started)
+	sub := &cobra.Command{Use: "needs", RunE: func(*cobra.Command, []string) error { return errors.New("ran") }}
+	sub.Flags().String("x", "", "")
+	_ = sub.MarkFlagRequired("x")
+	root.AddCommand(sub)
+	markStart(sub, &started)
+	root.SetArgs([]string{"needs"})
+	err := root.ExecuteContext(context.Background())
+	if err == nil || started {
+		t.Fatalf("err %v, started %v: want a required-flag error before the command starts", err, started)
+	}
+
+	// And once the command runs, an unclassified error is infrastructure.
+	started = false
+	root.SetArgs([]string{"needs", "--x", "1"})
+	err = root.ExecuteContext(context.Background())
+	if err == nil || !strings.Contains(err.Error(), "ran") || !started {
+		t.Fatalf("err %v, started %v", err, started)
+	}
+}

@@ -1,0 +1,58 @@
+package answer
+
+import "testing"
+
+func TestCanonicalURL(t *testing.T) {
+	tests := []struct {
+		in, want string
+		err      bool
+	}{
+		{in: "https://example.org/a", want: "https://example.org/a"},
+		{in: "https://example.org/a?utm_source=x&utm_medium=y", want: "https://example.org/a"},
+		{in: "https://example.org/a?id=5&UTM_Campaign=z&fbclid=1", want: "https://example.org/a?id=5"},
+		{in: "https://example.org/a?gclid=1&b=2&msclkid=3&mc_cid=4&mc_eid=5", want: "https://example.org/a?b=2"},
+		{in: "https://example.org/a#section", want: "https://example.org/a"},
+		{in: "https://example.org/a?q=%20x&b#frag", want: "https://example.org/a?q=%20x&b"},
+		{in: "https://example.org/a?utm%5Fsource=x", want: "https://example.org/a"},
+		{in: "https://example.org/a?", want: "https://example.org/a"},
+		{in: "http://EXAMPLE.org:8080/A?B=1", want: "http://EXAMPLE.org:8080/A?B=1"},
+		{in: "example.org/a", err: true},
+		{in: "ftp://example.org/a", err: true},
+		{in: "https:///path", err: true},
+		{in: "https://exa mple.org/", err: true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.in, func(t *testing.T) {
+			got, err := CanonicalURL(tt.in)
+			if (err != nil) != tt.err || got != tt.want {
+				t.Errorf("CanonicalURL(%q) = %q, %v; want %q, err=%v", tt.in, got, err, tt.want, tt.err)
+			}
+		})
+	}
+}
+
+func TestRegistrableDomain(t *testing.T) {
+	tests := []struct {
+		in, want string
+		err      bool
+	}{
+		{in: "https://www.example.org/a", want: "example.org"},
+		{in: "https://WWW.Example.CO.UK.:443/x", want: "example.co.uk"},
+		{in: "https://en.wikipedia.org/wiki/Go", want: "wikipedia.org"},
+		{in: "https://user.github.io/repo", want: "user.github.io"},
+		{in: "https://www.bücher.de/", want: "xn--bcher-kva.de"},
+		{in: "https://xn--bcher-kva.de/", want: "xn--bcher-kva.de"},
+		{in: "https://127.0.0.1/", err: true},
+		{in: "https://[::1]:8080/", err: true},
+		{in: "https://co.uk/", err: true},
+		{in: "mailto:a@example.org", err: true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.in, func(t *testing.T) {
+			got, err := RegistrableDomain(tt.in)
+			if (err != nil) != tt.err || got != tt.want {
+				t.Errorf("RegistrableDomain(%q) = %q, %v; want %q, err=%v", tt.in, got, err, tt.want, tt.err)
+			}
+		})
+	}
+}

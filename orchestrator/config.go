@@ -1,0 +1,127 @@
+package orchestrator
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+
+	"github.com/searchbench/searchbench/orchestrator/httpx"
+	"github.com/searchbench/searchbench/orchestrator/llm"
+	"github.com/searchbench/searchbench/orchestrator/prompts"
+	"github.com/searchbench/searchbench/orchestrator/search"
+	"github.com/searchbench/searchbench/orchestrator/trace"
+)
+
+// Defaults of the seed's limits.
+const (
+	DefaultQueryLimit = 3 // queries per tool per answer
+	DefaultMaxResults = 5 // results per query
+	DefaultMaxRounds  = 4 // model requests in one Phase 2 tool loop
+)
+
+// Options shape the assistant's behaviour. The zero value is the seed's
+// default: the "seed" prompt variant, model output mode, no repair.
+type Options struct {
+	Variant  string // prompt variant (orchestrator/prompts/<variant>)
+	Mode     string // trace.ModeModel (default) or trace.ModeStructured
+	Repair   bool   // re-render the markdown of a valid envelope instead of failing
+	AlwaysOn bool   // search the query with Tavily before Phase 2 and inject the results
+
+	QueryLimit int // per tool; default 3
+	MaxResults int // per query; default 5, never more than 5
+	MaxRounds  int // model requests in a Phase 2 tool loop; default 4
+
+	// Model request knobs; zero values are left out of the request.
+	Temperature         *float64
+	Seed                *int
+	ReasoningEffort     string
+	MaxCompletionTokens int
+}
+
+// Clients are the three services the assistant calls.
+type Clients struct {
+	LLM    *llm.Client
+	Tavily *search.Tavily
+	Exa    *search.Exa
+}
+
+// ClientsFromEnv builds the clients from environment variables (keys and
+// base URLs, see README), all sending through rt with retry policy p. Every
+// missing key is reported, by variable name, before any request is made.
+func ClientsFromEnv(getenv func(string) string, rt http.RoundTripper, p httpx.Policy) (Clients, error) {
+	var errs []error
+	lc, err := llm.ConfigFromEnv(getenv)
+	errs = append(errs, err)
+	tc, err := search.TavilyConfigFromEnv(getenv)
+	errs = append(errs, err)
+	ec, err := search.ExaConfigFromEnv(getenv)
+	errs = append(errs, err)
+	if err := errors.Join(errs...); err != nil {
+		return Clients{}, err
+	}
+	lc.Transport, tc.Transport, ec.Transport = rt, rt, rt
+	lc.Retry, tc.Retry, ec.Retry = p, p, p
+	return NewClients(lc, tc, ec)
+}
+
+// NewClients builds the clients from explicit configurations.
+func NewClients(lc llm.Config, tc search.TavilyConfig, ec search.ExaConfig) (Clients, error) {
+	l, err := llm.New(lc)
+	if err != nil {
+		return Clients{}, err
+	}
+	t, err := search.NewTavily(tc)
+	if err != nil {
+		return Clients{}, err
+	}
+	e, err := search.NewExa(ec)
+	if err != nil {
+		return Clients{}, err
+	}
+	return Clients{LLM: l, Tavily: t, Exa: e}, nil
+}
+
+// Assistant is a configured assistant; it starts sessions.
+type Assistant struct {
+	opts    Options
+	prompts *prompts.Set
+	tools   []llm.Tool
+	clients Clients
+}
+
+// New returns an assistant using clients, with opts validated and defaulted.
+func New(clients Clients, opts Options) (*Assistant, error) {
+	if clients.LLM == nil || clients.Tavily == nil || clients.Exa == nil {
+		return nil, errors.New("orchestrator: all three clients are required")
+	}
+	switch opts.Mode {
+	case "":
+		opts.Mode = trace.ModeModel
+	case trace.ModeModel, trace.ModeStructured:
+	default:
+		return nil, fmt.Errorf("unknown output mode %q (want %s or %s)", opts.Mode, trace.ModeModel, trace.ModeStructured)
+	}
+	if opts.QueryLimit <= 0 {
+		opts.QueryLimit = DefaultQueryLimit
+	}
+	if opts.MaxResults <= 0 || opts.MaxResults > DefaultMaxResults {
+		opts.MaxResults = DefaultMaxResults
+	}
+	if opts.MaxRounds <= 0 {
+		opts.MaxRounds = DefaultMaxRounds
+	}
+	set, err := prompts.Load(opts.Variant)
+	if err != nil {
+		return nil, err
+	}
+	opts.Variant = set.Variant
+	var tools []llm.Tool
+	if err := json.Unmarshal(set.Tools, &tools); err != nil {
+		return nil, fmt.Errorf("prompt variant %q: tools.json: %w", set.Variant, err)
+	}
+	return &Assistant{opts: opts, prompts: set, tools: tools, clients: clients}, nil
+}
+
+// Options returns the assistant's options after defaults.
+func (a *Assistant) Options() Options { return a.opts }

@@ -1,0 +1,66 @@
+package consent
+
+import (
+	"strings"
+
+	"github.com/searchbench/searchbench/orchestrator/trace"
+)
+
+// Decision is how one user turn is routed.
+type Decision struct {
+	Input           string // the text as typed
+	AwaitingConsent bool   // the previous turn was a Phase 1 answer ending in the consent question
+	Intent          Intent // the consent intent; "" when not awaiting consent
+	Override        bool   // a leading or trailing '?' forced Phase 2 for a new query
+	// Phase is trace.Phase1, trace.Phase2 or trace.Decline.
+	Phase string
+	// Query is the new query the turn answers, override marker stripped,
+	// when the turn starts a new query; "" for YES, SEARCH_NOW and NO, whose
+	// turn is about the previous query.
+	Query string
+	// Rule is the id of the rule that decided (doc.go lists them): the
+	// consent rule when awaiting consent, else the override or new-query rule.
+	Rule string
+}
+
+// Decide routes one turn. Not awaiting consent: an override goes to Phase 2,
+// anything else to Phase 1. Awaiting consent, the reply is classified first,
+// so a consent reply ending in '?' is consent, not an override: YES and
+// SEARCH_NOW go to Phase 2 for the previous query, NO declines, and a
+// NEW_QUERY's carried question goes to Phase 2 if it is an override and to
+// Phase 1 otherwise.
+func Decide(text string, awaitingConsent bool) Decision {
+	d := Decision{Input: text, AwaitingConsent: awaitingConsent}
+	if !awaitingConsent {
+		return routeNew(d, text, "")
+	}
+	v := classify(text)
+	d.Intent, d.Rule = v.intent, v.rule
+	switch v.intent {
+	case Yes, SearchNow:
+		d.Phase = trace.Phase2
+	case No:
+		d.Phase = trace.Decline
+	default:
+		d = routeNew(d, v.query, v.rule)
+	}
+	return d
+}
+
+// routeNew sends a new query to Phase 2 when it is an override and to
+// Phase 1 otherwise. rule, when set, is the consent rule that made it new.
+func routeNew(d Decision, query, rule string) Decision {
+	q, orule := override(query)
+	switch {
+	case orule != "":
+		d.Phase, d.Override, d.Query, d.Rule = trace.Phase2, true, q, orule
+	case strings.ContainsFunc(query, isQueryRune):
+		d.Phase, d.Query, d.Rule = trace.Phase1, strings.TrimSpace(query), RuleNewQuery
+	default:
+		d.Phase, d.Query, d.Rule = trace.Phase1, strings.TrimSpace(query), RuleNewEmpty
+	}
+	if rule != "" {
+		d.Rule = rule
+	}
+	return d
+}

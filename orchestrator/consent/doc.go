@@ -1,0 +1,92 @@
+// Package consent routes a user turn before any model call: it decides
+// whether a message is a new query for Phase 1, a '?' override straight to
+// Phase 2, or — after a Phase 1 answer that ended with the consent question —
+// a YES, NO, SEARCH_NOW or NEW_QUERY reply. It is deterministic app-level
+// code: the session state machine calls [Decide], the trace records the
+// [Decision], and the evaluation harness scores the consent dataset
+// (datasets/consent.yaml) with [Classify].
+//
+// # Override
+//
+// After trimming whitespace, a first or last character '?' (ASCII only)
+// sends a new query straight to Phase 2. The query passed on has the marker
+// removed where it is a marker: a leading run of '?' and whitespace goes, and
+// whitespace in a trailing run is closed up (" ?" at the end becomes "?").
+// Otherwise the text is unchanged.
+// When a Phase 1 answer awaits consent the reply is classified first, so a
+// consent reply ending in '?' ("sure?", "can you verify that?") is consent,
+// never an override; only a NEW_QUERY's carried question is checked for one.
+//
+// # How a consent reply is read
+//
+//  1. Normalize: fold letter case; straighten curly apostrophes (U+2019
+//     "don’t" = "don't" = "dont"); drop quotes, brackets, unknown symbols,
+//     emoji modifiers (skin tones, variation selectors, ZWJ); treat , ; : . ! ?
+//     … dashes and line breaks as clause breaks; split "double-check" into
+//     two words. Words match the lexicon ignoring apostrophes and letters
+//     repeated for emphasis ("yesss", "nooo", "yeahhh").
+//  2. Cover each clause with entries of lexicon.yaml (the only place words
+//     live), using as few entries as possible and, among equal covers, the
+//     longest entry first. Every entry has a class: yes, polite, no,
+//     negators, search_now, filler, connectives, new_question.
+//  3. A clause with a word no entry covers is new content: the reply is a
+//     NEW_QUERY carrying the reply from that clause on, minus the consent
+//     and joiners ("but", "also", "new question:") that introduce it. If it
+//     is the first clause, the whole trimmed reply is carried, so a leading
+//     '?' stays an override.
+//  4. Otherwise each yes, search_now or no entry is a vote; a negator
+//     before the next yes, search_now or polite entry of its clause turns it
+//     into a NO vote, and a negator with nothing to negate is a NO vote. The
+//     last vote wins: people correct themselves forwards ("no, go ahead") and
+//     put the operative part after "but" ("yes but no sources").
+//
+// # Rules
+//
+// Every decision names one of these rules. The ids are stable.
+//
+//	id                      matches                                           intent      example
+//	yes.word                yes entries only (words, phrases, emoji)          YES         "y", "yes please", "👍", "sure?"
+//	yes.please              only polite words: they decide when nothing does  YES         "please", "pls 🙏"
+//	yes.after-no            last vote yes, an earlier vote no                 YES         "no, go ahead", "nah, actually go ahead"
+//	search.phrase           positive reply that names the check               SEARCH_NOW  "can you confirm that?", "now check with sources"
+//	search.after-no         as search.phrase, after an earlier no             SEARCH_NOW  "no, check it"
+//	no.word                 no entries, or a negator alone                    NO          "nope", "I’m good", "don’t", "not now"
+//	no.negated-yes          last vote is a negated yes/search/polite entry    NO          "don't check", "not ok", "no need to search"
+//	no.after-yes            last vote no, an earlier vote yes                 NO          "yes but no sources", "ok... actually no"
+//	no.filler-only          only filler, connectives, new-question words      NO          "thanks", "hmm", "cool"
+//	no.empty                no words or known emoji at all                    NO          "", "...", "🤔"
+//	new.content             new content with no consent before it            NEW_QUERY   "What are current EU AI regulations?"
+//	new.question-after-no   new content after a no                            NEW_QUERY   "nope, new question: what is X" → "what is X"
+//	new.question-after-yes  new content after a yes or search_now             NEW_QUERY   "yes — and also what is Z?" → "what is Z?"
+//	override.leading        not awaiting consent; text starts with '?'        (phase2)    "? what are current EU AI regulations"
+//	override.trailing       not awaiting consent; text ends with '?'          (phase2)    "What are current EU AI regulations?"
+//	new.query               not awaiting consent; no override                 (phase1)    "what is the capital of France"
+//	new.empty               not awaiting consent; nothing to answer           (phase1)    "", "?"
+//
+// When awaiting consent, [Decision.Rule] is the consent rule even when the
+// carried question then turns out to be an override; [Decision.Override]
+// says so.
+//
+// # Decisions worth knowing
+//
+//   - YES vs SEARCH_NOW. Both search for the previous query. A positive
+//     reply is SEARCH_NOW when it names the checking action (a search_now
+//     entry: check, verify, confirm, look it up, sources, "is that right"…)
+//     and YES otherwise. The seed's YES examples "please check", "can you
+//     verify that?" and "add sources" are yes phrases, so they keep the
+//     seed's label; "could you verify that?" is SEARCH_NOW.
+//   - Acknowledgements ("thanks", "cool", "great", "got it") are filler, not
+//     consent: a reply of filler alone is NO, because searching needs consent.
+//     "that’s fine" is NO as in the seed; "fine by me" is YES.
+//   - A new question in the same reply as a yes wins ("yes — and also what
+//     is Z?" is NEW_QUERY "what is Z?"): a turn answers one query, and the
+//     question is what the user is now waiting for.
+//   - Anything the lexicon cannot explain is a new query, as the seed says
+//     ("why?", "search for the EU AI Act timeline"). Content before consent
+//     is carried with it ("what is X? yes" carries all of it).
+//   - Only clause punctuation and known emoji survive normalization;
+//     fullwidth letters are not folded.
+//
+// Classification is linear in the length of the reply: each word is looked
+// up against at most six-word entries, and lookups stop at the longest key.
+package consent

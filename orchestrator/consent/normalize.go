@@ -1,0 +1,182 @@
+package consent
+
+import (
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+type tokKind uint8
+
+const (
+	tokWord  tokKind = iota // letters, marks and digits, with inner apostrophes
+	tokEmoji                // a symbol the lexicon knows ("👍")
+	tokSep                  // clause punctuation: , ; : . ! ? dashes, line breaks
+)
+
+// token is one word, emoji or separator of a reply, with its place in the
+// reply so that a carried question can be cut from the original text.
+type token struct {
+	kind tokKind
+	// text is the word folded to lower case with straight apostrophes, the
+	// emoji rune, or the separator as Normalize shows it.
+	text string
+	// key is what lexicon lookups compare: text without apostrophes and with
+	// runs of a repeated letter squeezed to one ("yesss", "yes'" → "yes").
+	key        string
+	start, end int // byte offsets in the input
+}
+
+// Normalize returns reply as the classifier sees it: lower case, straight
+// apostrophes, words the lexicon knows in its spelling ("Yesss" → "yes",
+// "DONT" → "don't"), known emoji kept and other symbols, quotes and emoji
+// modifiers dropped, repeated punctuation collapsed, single spaces. It is
+// for tests and messages; Classify(Normalize(r)) decides as Classify(r) does.
+func Normalize(reply string) string {
+	lx := lex()
+	var b strings.Builder
+	prevSep := ""
+	for i, t := range tokenize(reply, lx) {
+		if t.kind == tokSep {
+			if t.text == prevSep {
+				continue
+			}
+			if t.text == "—" && i > 0 {
+				b.WriteByte(' ')
+			}
+			b.WriteString(t.text)
+			prevSep = t.text
+			continue
+		}
+		if b.Len() > 0 {
+			b.WriteByte(' ')
+		}
+		prevSep = ""
+		if c, ok := lx.canon[t.key]; ok {
+			b.WriteString(c)
+		} else {
+			b.WriteString(t.text)
+		}
+	}
+	return b.String()
+}
+
+// tokenize splits s into words, known emoji and separators. With lx nil
+// (while loading the lexicon) every symbol is taken as an emoji. It runs in
+// one pass over s.
+func tokenize(s string, lx *lexicon) []token {
+	var toks []token
+	var text, key strings.Builder
+	wordStart := -1
+	var last rune // last rune added to key, for squeezing
+	flush := func(end int) {
+		if wordStart >= 0 {
+			t := token{kind: tokWord, text: text.String(), start: wordStart, end: end}
+			if t.key = key.String(); t.key == t.text {
+				t.key = t.text // share: most words have no apostrophe or repeat
+			}
+			toks = append(toks, t)
+		}
+		text.Reset()
+		key.Reset()
+		wordStart, last = -1, 0
+	}
+	prev := rune(-1) // the rune before r in s, ignorable runes included
+	for i := 0; i < len(s); {
+		r, size := utf8.DecodeRuneInString(s[i:])
+		next := rune(-1)
+		if i+size < len(s) {
+			next, _ = utf8.DecodeRuneInString(s[i+size:])
+		}
+		switch {
+		case isIgnorable(r):
+			// invisible joiners and emoji modifiers neither join nor split
+		case isWordRune(r):
+			if wordStart < 0 {
+				wordStart = i
+			}
+			f := fold(r)
+			text.WriteRune(f)
+			if f != last {
+				key.WriteRune(f)
+				last = f
+			}
+		case isApostrophe(r) && wordStart >= 0 && isWordRune(next):
+			text.WriteByte('\'')
+		case isHyphen(r) && isWordRune(prev) && isWordRune(next):
+			// "double-check" is two words, not two clauses
+			flush(i)
+		default:
+			flush(i)
+			if sep, ok := separator(r); ok {
+				toks = append(toks, token{kind: tokSep, text: sep, key: sep, start: i, end: i + size})
+			} else if isSymbol(r) && (lx == nil || lx.emoji[r]) {
+				e := s[i : i+size]
+				toks = append(toks, token{kind: tokEmoji, text: e, key: e, start: i, end: i + size})
+			}
+		}
+		prev = r
+		i += size
+	}
+	flush(len(s))
+	return toks
+}
+
+// fold maps r to a case-insensitive form that both strings.ToUpper and
+// strings.ToLower of the input fold to the same rune ("ſ", "S", "s" → "s").
+func fold(r rune) rune { return unicode.ToLower(unicode.ToUpper(r)) }
+
+func isWordRune(r rune) bool {
+	return r >= 0 && (unicode.IsLetter(r) || unicode.IsNumber(r) || (unicode.IsMark(r) && !isIgnorable(r)))
+}
+
+// isIgnorable reports the runes that only decorate their neighbours: emoji
+// variation selectors and skin tones, joiners, soft hyphens, byte-order marks.
+func isIgnorable(r rune) bool {
+	switch {
+	case unicode.Is(unicode.Variation_Selector, r),
+		r >= 0x1F3FB && r <= 0x1F3FF, // skin tone modifiers
+		r == 0x200C, r == 0x200D, r == 0x2060, r == 0xFEFF, r == 0xAD:
+		return true
+	}
+	return false
+}
+
+// isApostrophe covers the straight, curly and look-alike apostrophes people
+// type: "don't", "don’t", "donʼt" and "don`t" are one word.
+func isApostrophe(r rune) bool {
+	switch r {
+	case '\'', '’', '‘', 'ʼ', '`', '´', '′', '＇':
+		return true
+	}
+	return false
+}
+
+func isHyphen(r rune) bool { return r == '-' || r == '‐' || r == '‑' }
+
+func isSymbol(r rune) bool { return unicode.Is(unicode.So, r) }
+
+// separator maps clause punctuation to the form Normalize shows. Anything
+// else that is neither a word nor a known emoji (quotes, brackets, slashes,
+// other symbols) is dropped like a space.
+func separator(r rune) (string, bool) {
+	switch r {
+	case ',', '，', '、':
+		return ",", true
+	case ';', '；':
+		return ";", true
+	case ':', '：':
+		return ":", true
+	case '.', '。', '\n', '\r', '\u2028', '\u2029':
+		return ".", true
+	case '!', '！', '¡', '‼':
+		return "!", true
+	case '?', '？', '¿', '⁇', '⁈', '⁉':
+		return "?", true
+	case '…':
+		return "…", true
+	case '-', '‐', '‑', '‒', '–', '—', '―', '−', '⸺', '⸻':
+		return "—", true
+	}
+	return "", false
+}

@@ -1,0 +1,290 @@
+package httpx
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+)
+
+// Attempt is one HTTP exchange of a call, kept so a trace can show
+// "429 then 200".
+type Attempt struct {
+	Status int           `json:"status"`          // HTTP status; 0 when no response arrived
+	Err    string        `json:"error,omitempty"` // why the attempt failed, one line, no secrets
+	Wait   time.Duration `json:"wait,omitempty"`  // wait before the next attempt (0 for the last)
+}
+
+// Statuses lists the status of each attempt (0: no response).
+func Statuses(attempts []Attempt) []int {
+	out := make([]int, len(attempts))
+	for i, a := range attempts {
+		out[i] = a.Status
+	}
+	return out
+}
+
+// Describe renders attempts on one line, e.g. "429 wait=2s, 200" or
+// "EOF wait=500ms, 200".
+func Describe(attempts []Attempt) string {
+	parts := make([]string, len(attempts))
+	for i, a := range attempts {
+		p := strconv.Itoa(a.Status)
+		if a.Status == 0 {
+			p = "no response"
+			if a.Err != "" {
+				p = a.Err
+			}
+		}
+		if a.Wait > 0 {
+			p += " wait=" + a.Wait.String()
+		}
+		parts[i] = p
+	}
+	return strings.Join(parts, ", ")
+}
+
+// MaxResponseBytes bounds a response body; a larger one is an error.
+const MaxResponseBytes = 32 << 20
+
+// userAgent is fixed so recorded requests do not change with the Go version.
+const userAgent = "searchbench"
+
+// Client owns retries, request encoding and timeouts for every provider
+// call. It is safe for concurrent use.
+type Client struct {
+	hc     *http.Client
+	policy Policy
+}
+
+var defaultTransport = sync.OnceValue(func() http.RoundTripper {
+	return http.DefaultTransport.(*http.Transport).Clone()
+})
+
+// NewClient returns a client that sends every request through rt (nil: a
+// private clone of http.DefaultTransport) under policy p. Redirects are not
+// followed: a provider API never redirects a POST, and following one could
+// carry credentials to another host.
+func NewClient(rt http.RoundTripper, p Policy) *Client {
+	if rt == nil {
+		rt = defaultTransport()
+	}
+	return &Client{
+		hc: &http.Client{
+			Transport:     rt,
+			CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse },
+		},
+		policy: p,
+	}
+}
+
+// Policy returns the client's retry policy.
+func (c *Client) Policy() Policy { return c.policy }
+
+// PostJSON posts body as JSON to rawURL with headers, retrying under the
+// client's policy, and returns the 2xx response body and every attempt.
+//
+// body is sent as is when it is []byte or json.RawMessage, otherwise
+// encoded with encoding/json (struct field order, sorted map keys, HTML
+// left unescaped), so the same value always gives the same bytes. A non-2xx
+// response goes to decodeErr (nil: ErrorDecoder with the URL's host); an
+// *APIError it returns gets the server's retry hint. 429 and 5xx are
+// retried, as are connection resets, EOF and attempt timeouts; other
+// failures are returned at once. On failure the error is a *CallError that
+// also carries the attempts. Header values of Authorization, X-Api-Key and
+// Api-Key never appear in errors.
+func (c *Client) PostJSON(ctx context.Context, rawURL string, headers http.Header, body any, decodeErr func(status int, body []byte, h http.Header) error) ([]byte, []Attempt, error) {
+	u, err := url.Parse(rawURL)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return nil, nil, fmt.Errorf("POST %q: not an absolute http(s) URL", rawURL)
+	}
+	shownURL := u.Redacted()
+	payload, err := encodeBody(body)
+	if err != nil {
+		return nil, nil, fmt.Errorf("POST %s: encode request body: %w", shownURL, err)
+	}
+	if decodeErr == nil {
+		decodeErr = ErrorDecoder(u.Host)
+	}
+	secrets := secretsOf(headers)
+	p := c.policy
+	fail := func(attempts []Attempt, err error) ([]byte, []Attempt, error) {
+		return nil, attempts, &CallError{Method: http.MethodPost, URL: shownURL, Attempts: attempts, Err: err, secrets: secrets}
+	}
+
+	var attempts []Attempt
+	for n := 1; ; n++ {
+		if err := ctx.Err(); err != nil {
+			return fail(attempts, err)
+		}
+		status, respHeader, respBody, err := c.once(ctx, rawURL, headers, payload, p.AttemptTimeout)
+		if err == nil && status >= 200 && status < 300 {
+			return respBody, append(attempts, Attempt{Status: status}), nil
+		}
+		var retry bool
+		var hint time.Duration
+		var hinted bool
+		if err != nil {
+			if ctx.Err() != nil { // the caller gave up; say so, not the transport's view of it
+				attempts = append(attempts, Attempt{Status: status, Err: redact(oneLine(err.Error(), maxMessage), secrets)})
+				return fail(attempts, fmt.Errorf("%w (during attempt %d)", ctx.Err(), n))
+			}
+			retry = retryableTransport(err)
+		} else {
+			err = decodeErr(status, respBody, respHeader)
+			if err == nil {
+				err = DecodeError(u.Host, status, respBody, respHeader)
+			}
+			hint, hinted = RetryHint(respHeader, p.now())
+			var ae *APIError
+			if errors.As(err, &ae) {
+				if ae.RetryAfter == 0 && hinted {
+					ae.RetryAfter = hint
+				}
+				redactAPIError(ae, secrets)
+			}
+			retry = retryableStatus(status)
+		}
+		a := Attempt{Status: status, Err: redact(oneLine(err.Error(), maxMessage), secrets)}
+		if !retry || n >= p.attempts() {
+			return fail(append(attempts, a), err)
+		}
+		wait := p.Backoff(n)
+		if hinted {
+			if p.MaxRetryAfter > 0 && hint > p.MaxRetryAfter {
+				return fail(append(attempts, a), fmt.Errorf("%w; not retried: the server asked to wait %s, more than the %s limit", err, hint, p.MaxRetryAfter))
+			}
+			wait = hint
+		}
+		a.Wait = wait
+		attempts = append(attempts, a)
+		if serr := p.sleep(ctx, wait); serr != nil {
+			return fail(attempts, fmt.Errorf("%w while waiting %s to retry after: %w", serr, wait, err))
+		}
+	}
+}
+
+// once makes one attempt. A response whose body cannot be read completely
+// is an error, with the status kept.
+func (c *Client) once(ctx context.Context, rawURL string, headers http.Header, payload []byte, timeout time.Duration) (int, http.Header, []byte, error) {
+	actx := ctx
+	if timeout > 0 {
+		var cancel context.CancelFunc
+		actx, cancel = context.WithTimeout(ctx, timeout)
+		defer cancel()
+	}
+	req, err := http.NewRequestWithContext(actx, http.MethodPost, rawURL, bytes.NewReader(payload))
+	if err != nil {
+		return 0, nil, nil, err
+	}
+	req.Header = headers.Clone()
+	if req.Header == nil {
+		req.Header = http.Header{}
+	}
+	req.Header.Set("Content-Type", "application/json")
+	if req.Header.Get("Accept") == "" {
+		req.Header.Set("Accept", "application/json")
+	}
+	if req.Header.Get("User-Agent") == "" {
+		req.Header.Set("User-Agent", userAgent)
+	}
+	resp, err := c.hc.Do(req)
+	if err != nil {
+		return 0, nil, nil, attemptErr(actx, ctx, timeout, err)
+	}
+	defer resp.Body.Close()
+	body, err := io.ReadAll(io.LimitReader(resp.Body, MaxResponseBytes+1))
+	if err != nil {
+		return resp.StatusCode, resp.Header, nil, attemptErr(actx, ctx, timeout, fmt.Errorf("read response body: %w", err))
+	}
+	if len(body) > MaxResponseBytes {
+		return resp.StatusCode, resp.Header, nil, fmt.Errorf("response body larger than %d bytes", MaxResponseBytes)
+	}
+	return resp.StatusCode, resp.Header, body, nil
+}
+
+// errAttemptTimeout marks an attempt that ran out of its own time while the
+// caller's context was still live: worth retrying.
+var errAttemptTimeout = errors.New("attempt timed out")
+
+func attemptErr(actx, ctx context.Context, timeout time.Duration, err error) error {
+	if ctx.Err() == nil && errors.Is(actx.Err(), context.DeadlineExceeded) {
+		return fmt.Errorf("%w after %s: %w", errAttemptTimeout, timeout, err)
+	}
+	return err
+}
+
+// retryableTransport says whether a failure without a response is worth
+// another attempt: the connection was reset or closed early, or the attempt
+// timed out. A refused connection, a DNS or TLS failure, or a replay miss
+// from the recorder will fail the same way again.
+func retryableTransport(err error) bool {
+	if errors.Is(err, errAttemptTimeout) || errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) ||
+		errors.Is(err, syscall.ECONNRESET) || errors.Is(err, syscall.ECONNABORTED) || errors.Is(err, syscall.EPIPE) {
+		return true
+	}
+	var ne net.Error
+	return errors.As(err, &ne) && ne.Timeout()
+}
+
+// encodeBody gives the exact bytes to send for body.
+func encodeBody(body any) ([]byte, error) {
+	switch b := body.(type) {
+	case []byte:
+		return b, nil
+	case json.RawMessage:
+		return b, nil
+	}
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false) // readable cassettes; "<" is valid JSON either way
+	if err := enc.Encode(body); err != nil {
+		return nil, err
+	}
+	return bytes.TrimSuffix(buf.Bytes(), []byte("\n")), nil
+}
+
+// secretsOf collects credential values from request headers so that no
+// error text can echo them.
+func secretsOf(h http.Header) []string {
+	var out []string
+	for _, k := range []string{"Authorization", "X-Api-Key", "Api-Key"} {
+		for _, v := range h.Values(k) {
+			v = strings.TrimSpace(v)
+			if len(v) > 7 && strings.EqualFold(v[:7], "bearer ") {
+				out = append(out, strings.TrimSpace(v[7:]))
+			}
+			out = append(out, v)
+		}
+	}
+	return out
+}
+
+// minSecret avoids redacting placeholder keys such as "EMPTY" (vLLM) that
+// would blank out ordinary words.
+const minSecret = 6
+
+func redact(s string, secrets []string) string {
+	for _, sec := range secrets {
+		if len(sec) >= minSecret {
+			s = strings.ReplaceAll(s, sec, "REDACTED")
+		}
+	}
+	return s
+}
+
+func redactAPIError(e *APIError, secrets []string) {
+	for _, f := range []*string{&e.Code, &e.Type, &e.Param, &e.Message, &e.RequestID} {
+		*f = redact(*f, secrets)
+	}
+}

@@ -1,0 +1,395 @@
+package httpx
+
+import (
+	"context"
+	"errors"
+	"io"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+)
+
+// sleeper records requested waits without waiting.
+type sleeper struct {
+	mu    sync.Mutex
+	waits []time.Duration
+}
+
+func (s *sleeper) Sleep(ctx context.Context, d time.Duration) error {
+	s.mu.Lock()
+	s.waits = append(s.waits, d)
+	s.mu.Unlock()
+	return ctx.Err()
+}
+
+func (s *sleeper) got() []time.Duration {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]time.Duration(nil), s.waits...)
+}
+
+func testPolicy(s *sleeper) Policy {
+	return Policy{
+		MaxAttempts:    4,
+		BaseDelay:      500 * time.Millisecond,
+		MaxDelay:       8 * time.Second,
+		AttemptTimeout: 5 * time.Second,
+		MaxRetryAfter:  60 * time.Second,
+		Sleep:          s.Sleep,
+		Jitter:         func() float64 { return 0.5 },
+		Now:            func() time.Time { return time.Date(2025, 1, 2, 3, 4, 5, 0, time.UTC) },
+	}
+}
+
+// step is one scripted server answer.
+type step struct {
+	status int
+	header map[string]string
+	body   string
+	reset  bool // close the TCP connection with RST instead of answering
+	eof    bool // close the connection cleanly before answering
+}
+
+func scripted(t *testing.T, steps ...step) (*httptest.Server, *atomic.Int32) {
+	t.Helper()
+	var n atomic.Int32
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		i := int(n.Add(1)) - 1
+		if i >= len(steps) {
+			t.Errorf("unexpected request %d", i+1)
+			w.WriteHeader(599)
+			return
+		}
+		s := steps[i]
+		if s.reset || s.eof {
+			conn, _, err := w.(http.Hijacker).Hijack()
+			if err != nil {
+				t.Error(err)
+				return
+			}
+			if s.reset {
+				conn.(*net.TCPConn).SetLinger(0)
+			}
+			conn.Close()
+			return
+		}
+		for k, v := range s.header {
+			w.Header().Set(k, v)
+		}
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(s.status)
+		io.WriteString(w, s.body)
+	}))
+	t.Cleanup(srv.Close)
+	return srv, &n
+}
+
+func TestPostJSONRetries(t *testing.T) {
+	const ok = `{"ok":true}`
+	cerebras429 := `{"message":"Requests per second limit exceeded - too many requests sent.","type":"too_many_requests_error","param":"quota","code":"request_quota_exceeded"}`
+	tests := []struct {
+		name       string
+		steps      []step
+		wantStatus []int
+		wantWaits  []time.Duration
+		wantErr    string // substring; "" means success
+	}{
+		{
+			name:       "429 with Retry-After seconds then 200",
+			steps:      []step{{status: 429, header: map[string]string{"Retry-After": "2"}, body: cerebras429}, {status: 200, body: ok}},
+			wantStatus: []int{429, 200},
+			wantWaits:  []time.Duration{2 * time.Second},
+		},
+		{
+			name: "429 with Retry-After HTTP date measured from Date",
+			steps: []step{{status: 429, header: map[string]string{
+				"Date": "Wed, 21 Oct 2015 07:28:00 GMT", "Retry-After": "Wed, 21 Oct 2015 07:28:03 GMT"}, body: cerebras429}, {status: 200, body: ok}},
+			wantStatus: []int{429, 200},
+			wantWaits:  []time.Duration{3 * time.Second},
+		},
+		{
+			name: "429 with Cerebras reset header for the exhausted limit",
+			steps: []step{{status: 429, header: map[string]string{
+				"x-ratelimit-remaining-tokens-minute": "0", "x-ratelimit-reset-tokens-minute": "1.5",
+				"x-ratelimit-remaining-requests-day": "14000", "x-ratelimit-reset-requests-day": "33000.2"}, body: cerebras429},
+				{status: 200, body: ok}},
+			wantStatus: []int{429, 200},
+			wantWaits:  []time.Duration{1500 * time.Millisecond},
+		},
+		{
+			name:       "503 then 200 backs off with jitter",
+			steps:      []step{{status: 503, body: `{"requestId":"r1","error":"overloaded","tag":"SERVICE_OVERLOADED"}`}, {status: 200, body: ok}},
+			wantStatus: []int{503, 200},
+			wantWaits:  []time.Duration{375 * time.Millisecond},
+		},
+		{
+			name:       "500 twice then 200 doubles the backoff",
+			steps:      []step{{status: 500, body: `oops`}, {status: 502, body: `<html><title>502 Bad Gateway</title></html>`}, {status: 200, body: ok}},
+			wantStatus: []int{500, 502, 200},
+			wantWaits:  []time.Duration{375 * time.Millisecond, 750 * time.Millisecond},
+		},
+		{
+			name:       "400 is not retried",
+			steps:      []step{{status: 400, body: `{"error":{"message":"bad","type":"BadRequestError","param":null,"code":400}}`}},
+			wantStatus: []int{400},
+			wantErr:    "HTTP 400 Bad Request (BadRequestError): bad",
+		},
+		{
+			name:       "401 is not retried",
+			steps:      []step{{status: 401, body: `{"detail":{"error":"Unauthorized: missing or invalid API key."}}`}},
+			wantStatus: []int{401},
+			wantErr:    "Unauthorized: missing or invalid API key.",
+		},
+		{
+			name:       "redirect is not followed",
+			steps:      []step{{status: 307, header: map[string]string{"Location": "http://elsewhere.invalid/"}}},
+			wantStatus: []int{307},
+			wantErr:    "HTTP 307",
+		},
+		{
+			name:       "connection reset then 200",
+			steps:      []step{{reset: true}, {status: 200, body: ok}},
+			wantStatus: []int{0, 200},
+			wantWaits:  []time.Duration{375 * time.Millisecond},
+		},
+		{
+			name:       "EOF then 200",
+			steps:      []step{{eof: true}, {status: 200, body: ok}},
+			wantStatus: []int{0, 200},
+			wantWaits:  []time.Duration{375 * time.Millisecond},
+		},
+		{
+			name: "attempts are bounded",
+			steps: []step{{status: 429, body: cerebras429}, {status: 429, body: cerebras429},
+				{status: 429, body: cerebras429}, {status: 429, body: cerebras429}},
+			wantStatus: []int{429, 429, 429, 429},
+			wantWaits:  []time.Duration{375 * time.Millisecond, 750 * time.Millisecond, 1500 * time.Millisecond},
+			wantErr:    "(4 attempts: 429 wait=375ms, 429 wait=750ms, 429 wait=1.5s, 429)",
+		},
+		{
+			name:       "a wait longer than MaxRetryAfter ends the retries",
+			steps:      []step{{status: 429, header: map[string]string{"Retry-After": "3600"}, body: cerebras429}},
+			wantStatus: []int{429},
+			wantErr:    "the server asked to wait 1h0m0s, more than the 1m0s limit",
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			srv, n := scripted(t, tt.steps...)
+			s := &sleeper{}
+			c := NewClient(srv.Client().Transport, testPolicy(s))
+			body, attempts, err := c.PostJSON(context.Background(), srv.URL+"/v1/x", nil, map[string]int{"b": 2, "a": 1}, ErrorDecoder("test"))
+			if got := Statuses(attempts); !equal(got, tt.wantStatus) {
+				t.Errorf("statuses = %v, want %v (%s)", got, tt.wantStatus, Describe(attempts))
+			}
+			if int(n.Load()) != len(tt.wantStatus) {
+				t.Errorf("server saw %d requests, want %d", n.Load(), len(tt.wantStatus))
+			}
+			if got := s.got(); !equal(got, tt.wantWaits) {
+				t.Errorf("sleeps = %v, want %v", got, tt.wantWaits)
+			}
+			for i, a := range attempts {
+				want := time.Duration(0)
+				if i < len(tt.wantWaits) {
+					want = tt.wantWaits[i]
+				}
+				if a.Wait != want {
+					t.Errorf("attempt %d wait = %v, want %v", i+1, a.Wait, want)
+				}
+				if (a.Err == "") != (a.Status == 200) {
+					t.Errorf("attempt %d = %+v: error text only on failure", i+1, a)
+				}
+			}
+			if tt.wantErr == "" {
+				if err != nil || string(body) != ok {
+					t.Fatalf("got %q, %v; want %s", body, err, ok)
+				}
+				return
+			}
+			if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
+				t.Fatalf("err = %v, want it to contain %q", err, tt.wantErr)
+			}
+			if got := AttemptsOf(err); len(got) != len(attempts) {
+				t.Errorf("AttemptsOf(err) has %d attempts, want %d", len(got), len(attempts))
+			}
+		})
+	}
+}
+
+func equal[T comparable](a, b []T) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
+
+func TestPostJSONRequestAsSent(t *testing.T) {
+	var gotBody string
+	var gotHeader http.Header
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		b, _ := io.ReadAll(r.Body)
+		gotBody, gotHeader = string(b), r.Header.Clone()
+		io.WriteString(w, `{}`)
+	}))
+	defer srv.Close()
+	c := NewClient(srv.Client().Transport, Policy{})
+	type req struct {
+		Query string         `json:"query"`
+		N     int            `json:"n,omitempty"`
+		Extra map[string]int `json:"extra"`
+	}
+	h := http.Header{"Authorization": {"Bearer sk-secret-123"}}
+	for i := 0; i < 3; i++ { // same value, same bytes, every time
+		if _, _, err := c.PostJSON(context.Background(), srv.URL, h, req{Query: "a<b & c", Extra: map[string]int{"z": 1, "a": 2}}, nil); err != nil {
+			t.Fatal(err)
+		}
+		if want := `{"query":"a<b & c","extra":{"a":2,"z":1}}`; gotBody != want {
+			t.Fatalf("body = %s, want %s", gotBody, want)
+		}
+	}
+	for k, want := range map[string]string{"Authorization": "Bearer sk-secret-123", "Content-Type": "application/json", "Accept": "application/json", "User-Agent": "searchbench"} {
+		if got := gotHeader.Get(k); got != want {
+			t.Errorf("%s = %q, want %q", k, got, want)
+		}
+	}
+	if h.Get("Content-Type") != "" {
+		t.Error("PostJSON modified the caller's header map")
+	}
+}
+
+func TestPostJSONNeverShowsKeys(t *testing.T) {
+	const key = "tvly-dev-abcdef123456"
+	srv, _ := scripted(t, step{status: 401, body: `{"detail":{"error":"Invalid API key: ` + key + `"}}`})
+	c := NewClient(srv.Client().Transport, Policy{})
+	_, attempts, err := c.PostJSON(context.Background(), srv.URL, http.Header{"Authorization": {"Bearer " + key}}, []byte(`{}`), ErrorDecoder("tavily"))
+	if err == nil {
+		t.Fatal("want an error")
+	}
+	var ae *APIError
+	if !errors.As(err, &ae) || ae.Status != 401 {
+		t.Fatalf("err = %v, want *APIError 401", err)
+	}
+	for _, s := range []string{err.Error(), ae.Error(), attempts[0].Err} {
+		if strings.Contains(s, key) {
+			t.Errorf("key leaked: %s", s)
+		}
+		if !strings.Contains(s, "Invalid API key: REDACTED") {
+			t.Errorf("want the redacted message in %q", s)
+		}
+	}
+}
+
+func TestPostJSONAttemptTimeout(t *testing.T) {
+	var n atomic.Int32
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		io.ReadAll(r.Body) // lets the server notice the client hanging up
+		if n.Add(1) == 1 {
+			select { // hang until the client gives up on this attempt
+			case <-r.Context().Done():
+			case <-time.After(5 * time.Second):
+			}
+			return
+		}
+		io.WriteString(w, `{}`)
+	}))
+	defer srv.Close()
+	s := &sleeper{}
+	p := testPolicy(s)
+	p.AttemptTimeout = 100 * time.Millisecond
+	c := NewClient(srv.Client().Transport, p)
+	_, attempts, err := c.PostJSON(context.Background(), srv.URL, nil, []byte(`{}`), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := Statuses(attempts); !equal(got, []int{0, 200}) || !strings.Contains(attempts[0].Err, "attempt timed out after 100ms") {
+		t.Fatalf("attempts = %+v", attempts)
+	}
+}
+
+func TestPostJSONCancelDuringWait(t *testing.T) {
+	srv, _ := scripted(t, step{status: 429, header: map[string]string{"Retry-After": "30"}, body: `{}`})
+	p := testPolicy(nil)
+	p.Sleep = SleepContext // a real wait, cut short by the cancel
+	c := NewClient(srv.Client().Transport, p)
+	ctx, cancel := context.WithCancel(context.Background())
+	time.AfterFunc(50*time.Millisecond, cancel)
+	start := time.Now()
+	_, attempts, err := c.PostJSON(ctx, srv.URL, nil, []byte(`{}`), nil)
+	if d := time.Since(start); d > 5*time.Second {
+		t.Fatalf("returned after %v; a cancelled wait must stop at once", d)
+	}
+	if !errors.Is(err, context.Canceled) {
+		t.Fatalf("err = %v, want context.Canceled", err)
+	}
+	var ae *APIError
+	if !errors.As(err, &ae) || ae.Status != 429 || ae.RetryAfter != 30*time.Second {
+		t.Fatalf("err = %v, want the last *APIError 429 with its retry hint", err)
+	}
+	if len(attempts) != 1 || attempts[0].Wait != 30*time.Second {
+		t.Fatalf("attempts = %+v", attempts)
+	}
+}
+
+func TestPostJSONCancelDuringRequest(t *testing.T) {
+	release := make(chan struct{})
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		io.ReadAll(r.Body)
+		select {
+		case <-r.Context().Done():
+		case <-release:
+		}
+	}))
+	defer srv.Close()
+	defer close(release)
+	c := NewClient(srv.Client().Transport, testPolicy(&sleeper{}))
+	ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
+	defer cancel()
+	_, attempts, err := c.PostJSON(ctx, srv.URL, nil, []byte(`{}`), nil)
+	if !errors.Is(err, context.DeadlineExceeded) || len(attempts) != 1 {
+		t.Fatalf("err = %v, attempts = %+v; want one attempt ended by the caller's deadline", err, attempts)
+	}
+}
+
+func TestPostJSONRefusedIsNotRetried(t *testing.T) {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := l.Addr().String()
+	l.Close()
+	s := &sleeper{}
+	c := NewClient(nil, testPolicy(s))
+	_, attempts, err := c.PostJSON(context.Background(), "http://"+addr+"/x", nil, []byte(`{}`), nil)
+	if err == nil || len(attempts) != 1 || attempts[0].Status != 0 {
+		t.Fatalf("err = %v, attempts = %+v; want one failed attempt", err, attempts)
+	}
+}
+
+func TestPostJSONBadInput(t *testing.T) {
+	c := NewClient(nil, Policy{})
+	for _, u := range []string{"", "api.cerebras.ai/v1", "ftp://x/y", "http://"} {
+		if _, _, err := c.PostJSON(context.Background(), u, nil, []byte(`{}`), nil); err == nil {
+			t.Errorf("PostJSON(%q) succeeded, want a URL error", u)
+		}
+	}
+	if _, _, err := c.PostJSON(context.Background(), "http://127.0.0.1:1/", nil, func() {}, nil); err == nil || !strings.Contains(err.Error(), "encode request body") {
+		t.Errorf("err = %v, want an encoding error", err)
+	}
+}
+
+func TestDescribe(t *testing.T) {
+	got := Describe([]Attempt{{Status: 429, Wait: 2 * time.Second}, {Err: "EOF", Wait: time.Second}, {Status: 200}})
+	if want := "429 wait=2s, EOF wait=1s, 200"; got != want {
+		t.Errorf("Describe = %q, want %q", got, want)
+	}
+}

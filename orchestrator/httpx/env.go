@@ -1,0 +1,26 @@
+package httpx
+
+import (
+	"fmt"
+	"net/url"
+	"strings"
+)
+
+// BaseURL checks a base URL taken from the environment variable name (or a
+// config field of that name): empty gives def; otherwise it must be an
+// absolute http(s) URL. The result has no trailing slash. Errors name the
+// variable but show the value without any password.
+func BaseURL(name, value, def string) (string, error) {
+	value = strings.TrimSpace(value)
+	if value == "" {
+		value = def
+	}
+	u, err := url.Parse(value)
+	if err != nil {
+		return "", fmt.Errorf("%s: not a URL", name)
+	}
+	if (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return "", fmt.Errorf("%s=%q: want an absolute http or https URL", name, u.Redacted())
+	}
+	return strings.TrimRight(value, "/"), nil
+}

@@ -1,0 +1,92 @@
+package search
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+	"unicode/utf8"
+)
+
+// FuzzDecodeTavily checks the tolerant decoders never panic and that
+// Results keeps one entry per hit.
+func FuzzDecodeTavily(f *testing.F) {
+	f.Add([]byte(`{"results":[{"title":"t","url":"u","content":"c","score":"0.5"}],"images":["a",{"url":"b"}],"response_time":"1.2"}`))
+	f.Fuzz(func(t *testing.T, body []byte) {
+		var r TavilyResponse
+		if json.Unmarshal(body, &r) != nil {
+			return
+		}
+		if len(r.Results()) != len(r.Hits) {
+			t.Fatal("Results lost hits")
+		}
+		_ = r.LatencyMS()
+	})
+}
+
+// FuzzDecodeExa is FuzzDecodeTavily for Exa.
+func FuzzDecodeExa(f *testing.F) {
+	f.Add([]byte(`{"results":[{"title":null,"url":"https://x.example/","highlights":["a","b"],"score":null}],"searchTime":"3"}`))
+	f.Fuzz(func(t *testing.T, body []byte) {
+		var r ExaResponse
+		if json.Unmarshal(body, &r) != nil {
+			return
+		}
+		if len(r.Results()) != len(r.Hits) {
+			t.Fatal("Results lost hits")
+		}
+	})
+}
+
+// FuzzFormat checks the seed-001 layout holds for any input: the header,
+// one numbered item per shown result, snippets within SnippetLimit, and no
+// stray line breaks.
+func FuzzFormat(f *testing.F) {
+	f.Add("latest AI developments", "7 major AI updates", "https://www.tomsguide.com/ai", "Missed the latest AI news?", 5, 3)
+	f.Add("q\n", "", "", strings.Repeat("word ", 100), 0, 1)
+	f.Fuzz(func(t *testing.T, query, title, url, snippet string, max, n int) {
+		n = n % 30
+		if n < 0 {
+			n = -n
+		}
+		results := make([]Result, n)
+		for i := range results {
+			results[i] = Result{Title: title, URL: url, Snippet: snippet}
+		}
+		got := Format(query, results, max)
+		if !strings.HasPrefix(got, "Web search results for '") {
+			t.Fatalf("bad header: %q", got)
+		}
+		blocks := strings.Split(got, "\n\n")
+		if n == 0 {
+			if len(blocks) != 2 || blocks[1] != NoResults {
+				t.Fatalf("empty list printed %q", got)
+			}
+			return
+		}
+		shown := max
+		if shown <= 0 {
+			shown = DefaultMaxResults
+		}
+		shown = min(shown, n)
+		if len(blocks) != shown+1 {
+			t.Fatalf("%d blocks for %d results: %q", len(blocks)-1, shown, got)
+		}
+		for _, b := range blocks[1:] {
+			lines := strings.Split(b, "\n")
+			if len(lines) > 3 {
+				t.Fatalf("item has %d lines: %q", len(lines), b)
+			}
+			for _, l := range lines[1:] {
+				if !strings.HasPrefix(l, "   ") {
+					t.Fatalf("continuation line not indented: %q", l)
+				}
+				if !strings.HasPrefix(l, "   URL: ") && utf8.RuneCountInString(l)-3 > SnippetLimit {
+					t.Fatalf("snippet too long: %d runes", utf8.RuneCountInString(l)-3)
+				}
+			}
+		}
+		if sm := SystemMessage(got); !strings.HasPrefix(sm, systemPrefix+got) || !strings.HasSuffix(sm, systemSuffix) {
+			t.Fatal("SystemMessage does not wrap the block")
+		}
+	})
+}

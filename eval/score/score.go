@@ -86,6 +86,9 @@ type Result struct {
 	// Values are per-case numbers for aggregates (tokens, latency, counts).
 	// encoding/json writes map keys sorted, so reports stay deterministic.
 	Values map[string]float64 `json:"values,omitempty"`
+	// Attrs are per-case strings for aggregate tables (the consent reply and
+	// the rule that classified it), so tables too come from Results alone.
+	Attrs map[string]string `json:"attrs,omitempty"`
 }
 
 // Check is one thing a scorer verified.
@@ -138,6 +141,7 @@ const (
 	UnitTokens = "tokens" // mean tokens per case
 	UnitMS     = "ms"     // milliseconds
 	UnitCount  = "count"  // mean count per case
+	UnitScore  = "score"  // a number in [0, 1] that is not a proportion of cases (F1)
 )
 
 // Directions in which a metric improves.

@@ -44,3 +44,58 @@ func WriteFileAtomic(name string, data []byte, perm os.FileMode) (err error) {
 	}
 	return nil
 }
+
+// AtomicFile is a file written in a stream and published under its final
+// name only by Commit. Until then readers see the previous content.
+type AtomicFile struct {
+	*os.File
+	name string
+	done bool
+}
+
+// CreateAtomic starts writing name. Call Commit to publish it, or Abort to
+// throw it away; Abort after Commit does nothing, so `defer f.Abort()` is safe.
+func CreateAtomic(name string) (*AtomicFile, error) {
+	if err := os.MkdirAll(filepath.Dir(name), 0o755); err != nil {
+		return nil, fmt.Errorf("writing %s: %w", name, err)
+	}
+	f, err := os.CreateTemp(filepath.Dir(name), "."+filepath.Base(name)+".tmp-*")
+	if err != nil {
+		return nil, fmt.Errorf("writing %s: %w", name, err)
+	}
+	return &AtomicFile{File: f, name: name}, nil
+}
+
+// Commit syncs the file and renames it to its final name.
+func (f *AtomicFile) Commit() error {
+	if f.done {
+		return nil
+	}
+	f.done = true
+	tmp := f.File.Name()
+	err := f.File.Chmod(0o644)
+	if err == nil {
+		err = f.File.Sync()
+	}
+	if cerr := f.File.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(tmp, f.name)
+	}
+	if err != nil {
+		os.Remove(tmp)
+		return fmt.Errorf("writing %s: %w", f.name, err)
+	}
+	return nil
+}
+
+// Abort discards the file.
+func (f *AtomicFile) Abort() {
+	if f.done {
+		return
+	}
+	f.done = true
+	f.File.Close()
+	os.Remove(f.File.Name())
+}

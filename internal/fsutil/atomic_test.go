@@ -48,3 +48,36 @@ func TestWriteFileAtomicKeepsOldOnFailure(t *testing.T) {
 		t.Fatalf("temporary files left behind: %v", entries)
 	}
 }
+
+func TestAtomicFile(t *testing.T) {
+	dir := t.TempDir()
+	name := filepath.Join(dir, "r.json")
+	if err := os.WriteFile(name, []byte("old"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	f, err := CreateAtomic(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.WriteString("new")
+	if got, _ := os.ReadFile(name); string(got) != "old" {
+		t.Fatalf("visible before commit: %q", got)
+	}
+	if err := f.Commit(); err != nil {
+		t.Fatal(err)
+	}
+	f.Abort() // no-op after Commit
+	if got, _ := os.ReadFile(name); string(got) != "new" {
+		t.Fatalf("after commit: %q", got)
+	}
+
+	g, _ := CreateAtomic(name)
+	g.WriteString("half")
+	g.Abort()
+	if got, _ := os.ReadFile(name); string(got) != "new" {
+		t.Fatalf("abort changed the file: %q", got)
+	}
+	if entries, _ := os.ReadDir(dir); len(entries) != 1 {
+		t.Fatalf("temporary files left: %v", entries)
+	}
+}

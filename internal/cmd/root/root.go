@@ -8,10 +8,16 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/searchbench/searchbench/internal/cmd/ask"
 	"github.com/searchbench/searchbench/internal/cmd/check"
 	"github.com/searchbench/searchbench/internal/cmd/classify"
+	"github.com/searchbench/searchbench/internal/cmd/compare"
+	"github.com/searchbench/searchbench/internal/cmd/merge"
 	"github.com/searchbench/searchbench/internal/cmd/parse"
 	"github.com/searchbench/searchbench/internal/cmd/prompt"
+	"github.com/searchbench/searchbench/internal/cmd/record"
+	"github.com/searchbench/searchbench/internal/cmd/run"
+	"github.com/searchbench/searchbench/internal/cmd/sim"
 	"github.com/searchbench/searchbench/internal/cmdutil"
 )
 
@@ -48,10 +54,16 @@ Exit codes: 0 ok, 1 a check or verdict failed, 2 usage or input error,
 
 	for _, sub := range []*cobra.Command{
 		// Subcommands register here, one line each.
+		ask.NewCmdAsk(io, nil),
+		run.NewCmdRun(io, nil),
+		record.NewCmdRecord(io, nil),
 		parse.NewCmdParse(io, nil),
 		prompt.NewCmdPrompt(io, nil),
 		classify.NewCmdClassify(io, nil),
 		check.NewCmdCheck(io, nil),
+		compare.NewCmdCompare(io, nil),
+		merge.NewCmdMerge(io, nil),
+		sim.NewCmdSim(io, nil),
 	} {
 		cmd.AddCommand(sub)
 	}

@@ -1,0 +1,330 @@
+// Package compare puts two reports side by side, benchstat style: for every
+// metric the value in A and in B, the change, and — for pass rates of
+// per-case outcomes — the p-value of an exact McNemar test on the cases
+// both reports hold, with "~" in place of the change when it is not
+// significant. Then it names the cases that flipped between A and B and
+// the checks that changed. A comparison informs; it is not a verdict.
+package compare
+
+import (
+	"fmt"
+	"io"
+	"math"
+	"slices"
+	"strings"
+
+	"github.com/searchbench/searchbench/eval/report"
+	"github.com/searchbench/searchbench/eval/score"
+	"github.com/searchbench/searchbench/eval/stats"
+)
+
+// Alpha is the significance level below which a paired change is shown.
+const Alpha = 0.05
+
+// Row compares one metric.
+type Row struct {
+	Metric string
+	// A and B are the metric in each report's summary; nil when absent.
+	A, B *score.Metric
+	// Paired rows have a McNemar test over Pairs cases: Worse passed in A
+	// and failed in B, Better the reverse. P is its p-value (unset when
+	// not paired).
+	Paired        bool
+	Pairs         int
+	Worse, Better int
+	P             float64
+}
+
+// Significant reports whether a paired row's change is significant.
+func (r Row) Significant() bool { return r.Paired && r.P < Alpha }
+
+// CheckChange is a check whose outcome differs between A and B.
+type CheckChange struct {
+	Check string // "scorer: check name"
+	// A and B describe the check in each report ("pass: tavily_only",
+	// "fail: exa_only", "absent").
+	A, B string
+}
+
+// Flip is a case that passed in one report and failed in the other.
+type Flip struct {
+	Case   string
+	Seq    int
+	ToFail bool // pass → fail (a regression); otherwise fail → pass
+	Checks []CheckChange
+}
+
+// Result is a comparison of report A with report B.
+type Result struct {
+	NameA, NameB string
+	A, B         report.Meta
+	CasesA       int
+	CasesB       int
+	Shared       int
+	Rows         []Row
+	Flips        []Flip
+}
+
+// caseState is what is kept of a case of A: its per-metric outcomes and
+// its checks' states, for pairing with B.
+type caseState struct {
+	pass     bool
+	outcomes map[string]bool
+	checks   map[string]string
+	order    []string
+}
+
+func stateOf(r *report.CaseRecord) *caseState {
+	s := &caseState{pass: r.Pass, outcomes: map[string]bool{}, checks: map[string]string{}}
+	for _, res := range r.Scores {
+		for m, ok := range res.Outcomes() {
+			s.outcomes[m] = ok
+		}
+		for _, c := range res.Checks {
+			k := res.Scorer + ": " + c.Name
+			state := "fail: " + c.Got
+			if c.Pass {
+				state = "pass: " + c.Got
+			}
+			if _, dup := s.checks[k]; !dup {
+				s.order = append(s.order, k)
+			}
+			s.checks[k] = state
+		}
+	}
+	if r.Error != "" {
+		s.checks["(error)"] = "error: " + r.Error
+		s.order = append([]string{"(error)"}, s.order...)
+	}
+	return s
+}
+
+// Compare reads report A whole (its per-case outcomes, not its traces) and
+// streams report B against it.
+func Compare(a, b report.Source) (*Result, error) {
+	res := &Result{NameA: a.Name, NameB: b.Name}
+	states := map[string]*caseState{}
+	var sumA, sumB *report.Summary
+	err := report.Scan(a, func(m report.Meta) error { res.A = m; return nil },
+		func(r *report.CaseRecord) error {
+			states[r.Key] = stateOf(r)
+			res.CasesA++
+			return nil
+		}, func(s *report.Summary) { sumA = s })
+	if err != nil {
+		return nil, err
+	}
+	type pairCount struct{ n, worse, better int }
+	pairs := map[string]*pairCount{}
+	err = report.Scan(b, func(m report.Meta) error { res.B = m; return nil },
+		func(r *report.CaseRecord) error {
+			res.CasesB++
+			sa, ok := states[r.Key]
+			if !ok {
+				return nil
+			}
+			res.Shared++
+			sb := stateOf(r)
+			for m, okB := range sb.outcomes {
+				okA, both := sa.outcomes[m]
+				if !both {
+					continue
+				}
+				pc := pairs[m]
+				if pc == nil {
+					pc = &pairCount{}
+					pairs[m] = pc
+				}
+				pc.n++
+				switch {
+				case okA && !okB:
+					pc.worse++
+				case !okA && okB:
+					pc.better++
+				}
+			}
+			if sa.pass != sb.pass {
+				res.Flips = append(res.Flips, Flip{Case: r.Key, Seq: r.Seq, ToFail: sa.pass, Checks: changes(sa, sb)})
+			}
+			return nil
+		}, func(s *report.Summary) { sumB = s })
+	if err != nil {
+		return nil, err
+	}
+
+	// Rows: A's metrics in order, then those only B has.
+	byB := map[string]*score.Metric{}
+	for i := range sumB.Metrics {
+		byB[sumB.Metrics[i].Name] = &sumB.Metrics[i]
+	}
+	seen := map[string]bool{}
+	add := func(ma, mb *score.Metric) {
+		name := ma
+		if name == nil {
+			name = mb
+		}
+		row := Row{Metric: name.Name, A: ma, B: mb}
+		if ma != nil && mb != nil && ma.Paired && mb.Paired {
+			if pc := pairs[name.Name]; pc != nil && pc.n > 0 {
+				row.Paired, row.Pairs, row.Worse, row.Better = true, pc.n, pc.worse, pc.better
+				row.P = stats.McNemar(pc.worse, pc.better)
+			}
+		}
+		res.Rows = append(res.Rows, row)
+	}
+	for i := range sumA.Metrics {
+		m := &sumA.Metrics[i]
+		seen[m.Name] = true
+		add(m, byB[m.Name])
+	}
+	for i := range sumB.Metrics {
+		if m := &sumB.Metrics[i]; !seen[m.Name] {
+			add(nil, m)
+		}
+	}
+	slices.SortStableFunc(res.Flips, func(x, y Flip) int { return x.Seq - y.Seq })
+	return res, nil
+}
+
+// changes lists the checks whose state differs between A and B, in A's
+// order then B's.
+func changes(a, b *caseState) []CheckChange {
+	var out []CheckChange
+	for _, k := range a.order {
+		sb, ok := b.checks[k]
+		if !ok {
+			sb = "absent"
+		}
+		if passState(a.checks[k]) != passState(sb) {
+			out = append(out, CheckChange{Check: k, A: a.checks[k], B: sb})
+		}
+	}
+	for _, k := range b.order {
+		if _, ok := a.checks[k]; !ok && passState(b.checks[k]) != "pass" {
+			out = append(out, CheckChange{Check: k, A: "absent", B: b.checks[k]})
+		}
+	}
+	return out
+}
+
+func passState(s string) string {
+	state, _, _ := strings.Cut(s, ":")
+	return state
+}
+
+// Write prints the comparison: the metrics table (metric, A, B, delta, p,
+// pairs), then the flipped cases. markdown selects GitHub Markdown.
+func Write(w io.Writer, r *Result, markdown bool) error {
+	var err error
+	printf := func(format string, args ...any) {
+		if err == nil {
+			_, err = fmt.Fprintf(w, format, args...)
+		}
+	}
+	describe := func(name string, m report.Meta, cases int) string {
+		s := fmt.Sprintf("%s — variant %s, mode %s, %d cases", name, m.Variant, m.Mode, cases)
+		if len(m.Filter) > 0 {
+			s += ", filter " + strings.Join(m.Filter, ",")
+		}
+		if m.Shard != "" {
+			s += ", shard " + m.Shard
+		}
+		return s
+	}
+	if markdown {
+		printf("### searchbench compare\n\n- A: %s\n- B: %s\n\n", report.EscapeMarkdown(describe(r.NameA, r.A, r.CasesA)),
+			report.EscapeMarkdown(describe(r.NameB, r.B, r.CasesB)))
+	} else {
+		printf("A: %s\nB: %s\n\n", describe(r.NameA, r.A, r.CasesA), describe(r.NameB, r.B, r.CasesB))
+	}
+	rows := make([][]string, len(r.Rows))
+	for i, row := range r.Rows {
+		rows[i] = []string{row.Metric, cell(row.A), cell(row.B), delta(row), pValue(row), pairsCell(row)}
+	}
+	notes := []string{fmt.Sprintf("p: exact McNemar test on the %d cases both reports hold, per metric over the cases where both have an outcome; ~ means p ≥ %.2f (no significant change); – means the metric is not a per-case pass rate, so no test applies", r.Shared, Alpha)}
+	if e := report.RenderTable(w, markdown, "Metrics", []string{"metric", "A", "B", "delta", "p", "pairs"}, rows, notes); e != nil && err == nil {
+		err = e
+	}
+	if len(r.Flips) == 0 {
+		printf("\nNo case flipped between A and B.\n")
+		return err
+	}
+	var frows [][]string
+	toFail := 0
+	for _, f := range r.Flips {
+		dir := "fail→pass"
+		if f.ToFail {
+			dir = "pass→fail"
+			toFail++
+		}
+		if len(f.Checks) == 0 {
+			frows = append(frows, []string{f.Case, dir, "", "", ""})
+		}
+		for i, c := range f.Checks {
+			cs, d := f.Case, dir
+			if i > 0 {
+				cs, d = "", ""
+			}
+			frows = append(frows, []string{cs, d, c.Check, c.A, c.B})
+		}
+	}
+	printf("\n")
+	title := fmt.Sprintf("Flipped cases (%d pass→fail, %d fail→pass)", toFail, len(r.Flips)-toFail)
+	if e := report.RenderTable(w, markdown, title, []string{"case", "change", "check", "A", "B"}, frows, nil); e != nil && err == nil {
+		err = e
+	}
+	return err
+}
+
+func cell(m *score.Metric) string {
+	if m == nil {
+		return "–"
+	}
+	s := report.FormatValue(*m)
+	if m.Unit == score.UnitRate {
+		s += " (" + report.FormatN(*m) + ")"
+	}
+	return s
+}
+
+// delta formats B − A: rates in percentage points, other units relative
+// to A (absolute when A is 0); "~" for a paired change that is not
+// significant, "–" when a side is missing.
+func delta(r Row) string {
+	if r.A == nil || r.B == nil {
+		return "–"
+	}
+	d := r.B.Value - r.A.Value
+	if r.Paired && !r.Significant() {
+		return "~"
+	}
+	switch {
+	case r.A.Unit == score.UnitRate:
+		return fmt.Sprintf("%+.1f pp", 100*d)
+	case r.A.Unit == score.UnitScore:
+		return fmt.Sprintf("%+.3f", d)
+	case d == 0:
+		return "0.0%"
+	case r.A.Value != 0:
+		return fmt.Sprintf("%+.1f%%", 100*d/math.Abs(r.A.Value))
+	}
+	sign := "+"
+	if d < 0 {
+		sign = "−"
+	}
+	return sign + report.FormatNumber(r.A.Unit, math.Abs(d))
+}
+
+func pValue(r Row) string {
+	if !r.Paired {
+		return "–"
+	}
+	return fmt.Sprintf("p=%.3f", r.P)
+}
+
+func pairsCell(r Row) string {
+	if !r.Paired {
+		return ""
+	}
+	return fmt.Sprintf("%d (−%d +%d)", r.Pairs, r.Worse, r.Better)
+}

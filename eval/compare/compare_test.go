@@ -1,0 +1,174 @@
+package compare
+
+import (
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/searchbench/searchbench/eval/report"
+	"github.com/searchbench/searchbench/eval/report/reporttest"
+	"github.com/searchbench/searchbench/internal/textdiff"
+	"github.com/searchbench/searchbench/orchestrator/trace"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
+
+// routingRun builds a run of variant with one exa_only routing case per
+// entry of right: true routes it correctly, false misroutes to Tavily.
+func routingRun(variant string, right []bool) report.Source {
+	ok := reporttest.OKMessage()
+	var recs []*report.CaseRecord
+	for i, r := range right {
+		tool := trace.ToolTavily
+		if r {
+			tool = trace.ToolExa
+		}
+		recs = append(recs, reporttest.Routing(i, fmt.Sprintf("q%02d", i), "exa_only", ok, tool))
+	}
+	return report.Bytes(variant+".json", reporttest.JSON(reporttest.Meta(variant), recs))
+}
+
+// outcomes returns n outcomes: the first pass cases true.
+func pattern(specs ...[2]int) (a, b []bool) {
+	// Each spec {count, kind}: kind 0 both pass, 1 A pass B fail, 2 A fail
+	// B pass, 3 both fail.
+	for _, s := range specs {
+		for range s[0] {
+			a = append(a, s[1] == 0 || s[1] == 1)
+			b = append(b, s[1] == 0 || s[1] == 2)
+		}
+	}
+	return a, b
+}
+
+func row(t *testing.T, r *Result, metric string) Row {
+	t.Helper()
+	for _, x := range r.Rows {
+		if x.Metric == metric {
+			return x
+		}
+	}
+	t.Fatalf("no row %s", metric)
+	return Row{}
+}
+
+func TestMcNemarRows(t *testing.T) {
+	tests := []struct {
+		name          string
+		specs         [][2]int
+		worse, better int
+		p             float64
+		delta         string
+	}{
+		{"ten regressions, one fix", [][2]int{{5, 0}, {10, 1}, {1, 2}}, 10, 1, 0.01171875, "-56.2 pp"},
+		{"balanced flips", [][2]int{{5, 0}, {3, 1}, {3, 2}}, 3, 3, 1, "~"},
+		{"no change", [][2]int{{4, 0}, {2, 3}}, 0, 0, 1, "~"},
+		{"six fixes", [][2]int{{6, 2}}, 0, 6, 0.03125, "+100.0 pp"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			a, b := pattern(tt.specs...)
+			r, err := Compare(routingRun("seed", a), routingRun("routing-examples", b))
+			if err != nil {
+				t.Fatal(err)
+			}
+			x := row(t, r, "routing.accuracy")
+			if !x.Paired || x.Worse != tt.worse || x.Better != tt.better || x.Pairs != len(a) {
+				t.Errorf("row = %+v", x)
+			}
+			if d := x.P - tt.p; d > 1e-12 || d < -1e-12 {
+				t.Errorf("p = %v, want %v", x.P, tt.p)
+			}
+			if got := delta(x); got != tt.delta {
+				t.Errorf("delta = %q, want %q", got, tt.delta)
+			}
+			if got := delta(row(t, r, "cost.tokens")); got != "0.0%" {
+				t.Errorf("cost delta = %q", got)
+			}
+			if got := pValue(row(t, r, "cost.tokens")); got != "–" {
+				t.Errorf("unpaired p = %q", got)
+			}
+			if len(r.Flips) != tt.worse+tt.better {
+				t.Errorf("flips = %d, want %d", len(r.Flips), tt.worse+tt.better)
+			}
+		})
+	}
+}
+
+func TestFlips(t *testing.T) {
+	a, b := pattern([2]int{1, 0}, [2]int{1, 1}, [2]int{1, 2})
+	r, err := Compare(routingRun("seed", a), routingRun("seed", b))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(r.Flips) != 2 {
+		t.Fatalf("flips = %+v", r.Flips)
+	}
+	f := r.Flips[0]
+	if f.Case != "routing/q01" || !f.ToFail || len(f.Checks) != 1 {
+		t.Fatalf("flip = %+v", f)
+	}
+	want := CheckChange{Check: "routing: route", A: "pass: exa_only", B: "fail: tavily_only"}
+	if f.Checks[0] != want {
+		t.Errorf("change = %+v, want %+v", f.Checks[0], want)
+	}
+	if r.Flips[1].ToFail || r.Flips[1].Case != "routing/q02" {
+		t.Errorf("second flip = %+v", r.Flips[1])
+	}
+}
+
+func TestSubsetPairs(t *testing.T) {
+	// B covers only some of A's cases: pairs are the shared cases.
+	a, _ := pattern([2]int{6, 0})
+	r, err := Compare(routingRun("seed", a), routingRun("seed", a[:3]))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if x := row(t, r, "routing.accuracy"); x.Pairs != 3 || r.Shared != 3 {
+		t.Errorf("pairs = %d, shared = %d", x.Pairs, r.Shared)
+	}
+}
+
+func TestUnreadable(t *testing.T) {
+	a, _ := pattern([2]int{2, 0})
+	_, err := Compare(routingRun("seed", a), report.Bytes("b.json", []byte("not json")))
+	if err == nil || !strings.Contains(err.Error(), "b.json") {
+		t.Errorf("err = %v", err)
+	}
+}
+
+func TestWriteGolden(t *testing.T) {
+	a, b := pattern([2]int{5, 0}, [2]int{10, 1}, [2]int{1, 2}, [2]int{1, 3})
+	r, err := Compare(routingRun("seed", a), routingRun("routing-examples", b))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, md := range []bool{false, true} {
+		name := "compare.txt"
+		if md {
+			name = "compare.md"
+		}
+		var buf strings.Builder
+		if err := Write(&buf, r, md); err != nil {
+			t.Fatal(err)
+		}
+		path := filepath.Join("testdata", name)
+		if *update {
+			os.MkdirAll("testdata", 0o755)
+			if err := os.WriteFile(path, []byte(buf.String()), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			continue
+		}
+		want, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatalf("%v (go test -update creates it)", err)
+		}
+		if m := textdiff.Compare(string(want), buf.String()); m != nil {
+			t.Errorf("%s: %s\n%s", path, m, m.Diff)
+		}
+	}
+}

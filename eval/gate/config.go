@@ -1,0 +1,299 @@
+package gate
+
+import (
+	"fmt"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+
+	"go.yaml.in/yaml/v3"
+)
+
+// Config is a parsed gates file.
+type Config struct {
+	File string
+	// Thresholds are absolute bounds, in file order.
+	Thresholds []Threshold
+	// Tolerance is how much any metric may worsen against the baseline
+	// before it is a regression, in the metric's unit (a rate: 0.02 is two
+	// percentage points). The default is 0: any worsening is a regression.
+	Tolerance float64
+	// Overrides change the tolerance of, or ignore, some metrics.
+	Overrides []Override
+	// Flips makes a case that passed a scorer in the baseline and fails it
+	// now a violation. On by default.
+	Flips bool
+}
+
+// Threshold bounds a metric (or every metric matching a "prefix.*"
+// pattern). Min and/or Max are set.
+type Threshold struct {
+	Pattern  string
+	Min, Max *float64
+	Line     int
+}
+
+// Override is a per-metric regression rule.
+type Override struct {
+	Pattern   string
+	Tolerance float64
+	Ignore    bool
+	Line      int
+}
+
+// Problem is one thing wrong with a gates file.
+type Problem struct {
+	File      string
+	Line, Col int
+	Msg       string
+}
+
+func (p Problem) String() string {
+	switch {
+	case p.Col > 0:
+		return fmt.Sprintf("%s:%d:%d: %s", p.File, p.Line, p.Col, p.Msg)
+	case p.Line > 0:
+		return fmt.Sprintf("%s:%d: %s", p.File, p.Line, p.Msg)
+	}
+	return fmt.Sprintf("%s: %s", p.File, p.Msg)
+}
+
+// ConfigError lists every problem found in a gates file.
+type ConfigError struct{ Problems []Problem }
+
+func (e *ConfigError) Error() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%d problem(s) in the gates file:", len(e.Problems))
+	for _, p := range e.Problems {
+		b.WriteString("\n  " + p.String())
+	}
+	return b.String()
+}
+
+// metricRE is a metric name: a scorer, then dot-separated parts (labels
+// may be upper case, as in consent.accuracy.YES); a pattern may end in ".*".
+var metricRE = regexp.MustCompile(`^[a-z][a-z0-9_]*((\.[A-Za-z0-9_]+)+(\.\*)?|\.\*)$`)
+
+var yamlLineRE = regexp.MustCompile(`line (\d+)`)
+
+// Load parses a gates file. scorers are the known scorer names: a metric
+// whose first part names none of them is a typo and is reported, with
+// every other problem, as a *ConfigError.
+func Load(file string, data []byte, scorers []string) (*Config, error) {
+	l := &loader{cfg: &Config{File: file, Flips: true}, scorers: scorers}
+	var doc yaml.Node
+	if err := yaml.Unmarshal(data, &doc); err != nil {
+		line := 0
+		if m := yamlLineRE.FindStringSubmatch(err.Error()); m != nil {
+			line, _ = strconv.Atoi(m[1])
+		}
+		return nil, &ConfigError{[]Problem{{File: file, Line: line, Msg: "invalid YAML: " + err.Error()}}}
+	}
+	if doc.Kind == 0 || len(doc.Content) == 0 {
+		return l.cfg, nil // an empty file gates nothing but flips
+	}
+	root := doc.Content[0]
+	for _, kv := range l.mapping(root, "the gates file", "thresholds", "regressions") {
+		switch kv.key.Value {
+		case "thresholds":
+			l.thresholds(kv.val)
+		case "regressions":
+			l.regressions(kv.val)
+		}
+	}
+	if len(l.problems) > 0 {
+		slices.SortStableFunc(l.problems, func(a, b Problem) int {
+			if a.Line != b.Line {
+				return a.Line - b.Line
+			}
+			return a.Col - b.Col
+		})
+		return nil, &ConfigError{l.problems}
+	}
+	return l.cfg, nil
+}
+
+type loader struct {
+	cfg      *Config
+	scorers  []string
+	problems []Problem
+}
+
+type pair struct{ key, val *yaml.Node }
+
+func (l *loader) addf(n *yaml.Node, format string, args ...any) {
+	l.problems = append(l.problems, Problem{File: l.cfg.File, Line: n.Line, Col: n.Column, Msg: fmt.Sprintf(format, args...)})
+}
+
+// mapping returns the pairs of a mapping node, reporting a non-mapping,
+// duplicate keys and keys not in allowed (when allowed is non-empty).
+func (l *loader) mapping(n *yaml.Node, what string, allowed ...string) []pair {
+	if n.Kind != yaml.MappingNode {
+		l.addf(n, "%s must be a mapping", what)
+		return nil
+	}
+	var out []pair
+	seen := map[string]bool{}
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		k, v := n.Content[i], n.Content[i+1]
+		switch {
+		case seen[k.Value]:
+			l.addf(k, "%s: duplicate key %q", what, k.Value)
+			continue
+		case len(allowed) > 0 && !slices.Contains(allowed, k.Value):
+			l.addf(k, "%s: unknown key %q (want %s)", what, k.Value, strings.Join(allowed, ", "))
+			continue
+		}
+		seen[k.Value] = true
+		out = append(out, pair{k, v})
+	}
+	return out
+}
+
+func (l *loader) number(n *yaml.Node, what string) (float64, bool) {
+	var f float64
+	if n.Kind != yaml.ScalarNode || (n.Tag != "!!int" && n.Tag != "!!float") {
+		l.addf(n, "%s must be a number, got %q", what, n.Value)
+		return 0, false
+	}
+	if err := n.Decode(&f); err != nil {
+		l.addf(n, "%s: %v", what, err)
+		return 0, false
+	}
+	return f, true
+}
+
+func (l *loader) boolean(n *yaml.Node, what string) (bool, bool) {
+	var b bool
+	if n.Kind != yaml.ScalarNode || n.Tag != "!!bool" {
+		l.addf(n, "%s must be true or false, got %q", what, n.Value)
+		return false, false
+	}
+	_ = n.Decode(&b)
+	return b, true
+}
+
+// metricName checks a metric name or pattern.
+func (l *loader) metricName(k *yaml.Node) bool {
+	name := k.Value
+	if !metricRE.MatchString(name) {
+		l.addf(k, "metric %q: want scorer.metric[.label] in lower case, optionally ending in .* (e.g. routing.accuracy, routing.recall.*)", name)
+		return false
+	}
+	scorer, _, _ := strings.Cut(name, ".")
+	if !slices.Contains(l.scorers, scorer) {
+		l.addf(k, "metric %q: no scorer %q (scorers: %s)", name, scorer, strings.Join(l.scorers, ", "))
+		return false
+	}
+	return true
+}
+
+func (l *loader) thresholds(n *yaml.Node) {
+	for _, kv := range l.mapping(n, "thresholds") {
+		ok := l.metricName(kv.key)
+		t := Threshold{Pattern: kv.key.Value, Line: kv.key.Line}
+		for _, b := range l.mapping(kv.val, "threshold "+strconv.Quote(t.Pattern), "min", "max") {
+			v, isNum := l.number(b.val, b.key.Value)
+			if !isNum {
+				ok = false
+				continue
+			}
+			if b.key.Value == "min" {
+				t.Min = &v
+			} else {
+				t.Max = &v
+			}
+		}
+		switch {
+		case kv.val.Kind == yaml.MappingNode && len(kv.val.Content) == 0:
+			l.addf(kv.val, "threshold %q: set min, max or both", t.Pattern)
+			ok = false
+		case t.Min != nil && t.Max != nil && *t.Min > *t.Max:
+			l.addf(kv.val, "threshold %q: min %g is above max %g", t.Pattern, *t.Min, *t.Max)
+			ok = false
+		}
+		if ok {
+			l.cfg.Thresholds = append(l.cfg.Thresholds, t)
+		}
+	}
+}
+
+func (l *loader) regressions(n *yaml.Node) {
+	for _, kv := range l.mapping(n, "regressions", "tolerance", "metrics", "flips") {
+		switch kv.key.Value {
+		case "tolerance":
+			if v, ok := l.number(kv.val, "tolerance"); ok {
+				if v < 0 {
+					l.addf(kv.val, "tolerance must not be negative")
+				}
+				l.cfg.Tolerance = v
+			}
+		case "flips":
+			if b, ok := l.boolean(kv.val, "flips"); ok {
+				l.cfg.Flips = b
+			}
+		case "metrics":
+			for _, m := range l.mapping(kv.val, "regressions.metrics") {
+				ok := l.metricName(m.key)
+				o := Override{Pattern: m.key.Value, Line: m.key.Line}
+				set := false
+				for _, f := range l.mapping(m.val, "regression rule "+strconv.Quote(o.Pattern), "tolerance", "ignore") {
+					set = true
+					if f.key.Value == "tolerance" {
+						v, isNum := l.number(f.val, "tolerance")
+						if isNum && v < 0 {
+							l.addf(f.val, "tolerance must not be negative")
+							isNum = false
+						}
+						ok = ok && isNum
+						o.Tolerance = v
+					} else {
+						b, isBool := l.boolean(f.val, "ignore")
+						ok = ok && isBool
+						o.Ignore = b
+					}
+				}
+				if m.val.Kind == yaml.MappingNode && !set && len(m.val.Content) == 0 {
+					l.addf(m.val, "regression rule %q: set tolerance or ignore", o.Pattern)
+					ok = false
+				}
+				if ok {
+					l.cfg.Overrides = append(l.cfg.Overrides, o)
+				}
+			}
+		}
+	}
+}
+
+// match reports whether metric matches pattern: equal, or pattern is
+// "prefix.*" and metric starts with "prefix.".
+func match(pattern, metric string) bool {
+	if p, ok := strings.CutSuffix(pattern, ".*"); ok {
+		return strings.HasPrefix(metric, p+".")
+	}
+	return pattern == metric
+}
+
+// rule returns the regression rule for metric: an exact override beats the
+// longest matching pattern, which beats the default tolerance.
+func (c *Config) rule(metric string) (tolerance float64, ignore bool, source string) {
+	best := -1
+	for i, o := range c.Overrides {
+		if !match(o.Pattern, metric) {
+			continue
+		}
+		if o.Pattern == metric {
+			best = i
+			break
+		}
+		if best < 0 || len(o.Pattern) > len(c.Overrides[best].Pattern) {
+			best = i
+		}
+	}
+	if best < 0 {
+		return c.Tolerance, false, "default"
+	}
+	o := c.Overrides[best]
+	return o.Tolerance, o.Ignore, fmt.Sprintf("%s:%d", c.File, o.Line)
+}

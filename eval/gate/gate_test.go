@@ -1,0 +1,326 @@
+package gate
+
+import (
+	"errors"
+	"flag"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/searchbench/searchbench/eval/report"
+	"github.com/searchbench/searchbench/eval/report/reporttest"
+	"github.com/searchbench/searchbench/eval/score"
+	"github.com/searchbench/searchbench/internal/textdiff"
+	"github.com/searchbench/searchbench/orchestrator/trace"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
+
+func scorerNames() []string { return score.Names(score.All()) }
+
+func mustLoad(t *testing.T, yaml string) *Config {
+	t.Helper()
+	cfg, err := Load("gates.yaml", []byte(yaml), scorerNames())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return cfg
+}
+
+func TestLoadErrors(t *testing.T) {
+	data := `thresholds:
+  routing.accuracy: {min: 0.9}
+  routng.accuracy: {min: 0.9}
+  Routing.Accuracy: {min: 0.5}
+  schema.final: {min: high}
+  schema.raw: {min: 0.9, max: 0.5}
+  flow.phase: {minimum: 1}
+  routing.accuracy: {max: 1}
+regressions:
+  tolerance: -1
+  flips: yes please
+  metrics:
+    cost.tokens: {tolerance: 100, ignor: true}
+    cost.latency.*: {}
+  extra: 1
+colour: red
+`
+	_, err := Load("gates.yaml", []byte(data), scorerNames())
+	var ce *ConfigError
+	if !errors.As(err, &ce) {
+		t.Fatalf("err = %v, want *ConfigError", err)
+	}
+	want := []string{
+		`gates.yaml:3:3: metric "routng.accuracy": no scorer "routng"`,
+		`gates.yaml:4:3: metric "Routing.Accuracy": want scorer.metric`,
+		`gates.yaml:5:23: min must be a number, got "high"`,
+		`gates.yaml:6:15: threshold "schema.raw": min 0.9 is above max 0.5`,
+		`gates.yaml:7:16: threshold "flow.phase": unknown key "minimum" (want min, max)`,
+		`gates.yaml:8:3: thresholds: duplicate key "routing.accuracy"`,
+		`gates.yaml:10:14: tolerance must not be negative`,
+		`gates.yaml:11:10: flips must be true or false, got "yes please"`,
+		`gates.yaml:13:35: regression rule "cost.tokens": unknown key "ignor" (want tolerance, ignore)`,
+		`gates.yaml:14:21: regression rule "cost.latency.*": set tolerance or ignore`,
+		`gates.yaml:15:3: regressions: unknown key "extra" (want tolerance, metrics, flips)`,
+		`gates.yaml:16:1: the gates file: unknown key "colour" (want thresholds, regressions)`,
+	}
+	msg := err.Error()
+	for i, w := range want {
+		if !strings.Contains(msg, w) {
+			t.Errorf("error does not contain %q", w)
+		}
+		if i < len(ce.Problems) && !strings.HasPrefix(w, ce.Problems[i].String()[:12]) {
+			t.Errorf("problem %d is %q, want it in file order (%q)", i, ce.Problems[i], w)
+		}
+	}
+	if len(ce.Problems) != len(want) {
+		t.Errorf("got %d problems, want %d:\n%s", len(ce.Problems), len(want), msg)
+	}
+}
+
+func TestLoadInvalidYAML(t *testing.T) {
+	_, err := Load("gates.yaml", []byte("thresholds:\n  a: [\n"), scorerNames())
+	if err == nil || !strings.Contains(err.Error(), "gates.yaml:") || !strings.Contains(err.Error(), "invalid YAML") {
+		t.Errorf("err = %v", err)
+	}
+}
+
+func TestLoadShipped(t *testing.T) {
+	data, err := os.ReadFile("../../gates.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Load("gates.yaml", data, scorerNames()); err != nil {
+		t.Fatalf("the shipped gates.yaml does not load: %v", err)
+	}
+}
+
+func TestRule(t *testing.T) {
+	cfg := mustLoad(t, `regressions:
+  tolerance: 0.01
+  metrics:
+    cost.*: {ignore: true}
+    cost.tokens.*: {tolerance: 50}
+    cost.tokens.prompt: {tolerance: 100}
+`)
+	tests := []struct {
+		metric string
+		tol    float64
+		ignore bool
+	}{
+		{"routing.accuracy", 0.01, false},
+		{"cost.latency.p95", 0, true},
+		{"cost.tokens.completion", 50, false},
+		{"cost.tokens.prompt", 100, false},
+		{"cost.tokens", 0, true},
+	}
+	for _, tt := range tests {
+		tol, ignore, _ := cfg.rule(tt.metric)
+		if tol != tt.tol || ignore != tt.ignore {
+			t.Errorf("rule(%s) = %v, %v; want %v, %v", tt.metric, tol, ignore, tt.tol, tt.ignore)
+		}
+	}
+}
+
+// run returns the JSON report of recs with the fixture meta.
+func run(variant string, recs ...*report.CaseRecord) []byte {
+	return reporttest.JSON(reporttest.Meta(variant), recs)
+}
+
+func TestEvaluate(t *testing.T) {
+	ok, drift := reporttest.OKMessage(), reporttest.DriftMessage()
+	exa, tav := trace.ToolExa, trace.ToolTavily
+	baseline := run("seed",
+		reporttest.Routing(0, "a", "tavily_only", ok, tav),
+		reporttest.Routing(1, "b", "exa_only", ok, exa),
+		reporttest.Routing(2, "c", "exa_only", ok, tav), // already wrong in the baseline
+		reporttest.Consent(3, "y", "YES", "yes", "YES", "yes.word"),
+	)
+	gates := `thresholds:
+  routing.accuracy: {min: 0.3}
+  cost.tokens: {max: 5000}
+  consent.accuracy.*: {min: 0.5}
+  flow.turns: {min: 1}
+regressions:
+  metrics:
+    cost.*: {ignore: true}
+    routing.f1.*: {ignore: true}
+    routing.macro_f1: {ignore: true}
+    routing.precision.*: {ignore: true}
+    routing.recall.*: {ignore: true}
+`
+	tests := []struct {
+		name    string
+		current []byte
+		gates   string
+		opt     Options
+		pass    bool
+		want    []string // substrings of the rendered verdict
+		kinds   []string // violation kinds in order
+		reagg   bool
+		newCase []string
+	}{
+		{name: "same run passes", current: baseline, gates: gates, pass: true,
+			want:  []string{"gate: PASS", "no regression against 4 baseline cases"},
+			kinds: nil},
+		{name: "a flip and a regression",
+			current: run("seed",
+				reporttest.Routing(0, "a", "tavily_only", ok, tav),
+				reporttest.Routing(1, "b", "exa_only", ok, tav),
+				reporttest.Routing(2, "c", "exa_only", ok, tav),
+				reporttest.Consent(3, "y", "YES", "yes", "YES", "yes.word")),
+			gates: gates,
+			kinds: []string{KindRegression, KindFlip},
+			want: []string{"routing.accuracy fell from 66.7% (2/3) to 33.3% (1/3), by 33.3 points; tolerance 0.0 points (default)",
+				"routing/b", "route: expected exa_only, got tavily_only", "gate: FAIL (2 violations: 1 regression, 1 flip)"}},
+		{name: "tolerance absorbs the drop",
+			current: run("seed",
+				reporttest.Routing(0, "a", "tavily_only", ok, tav),
+				reporttest.Routing(1, "b", "exa_only", ok, tav),
+				reporttest.Routing(2, "c", "exa_only", ok, tav),
+				reporttest.Consent(3, "y", "YES", "yes", "YES", "yes.word")),
+			gates: "regressions:\n  tolerance: 0.7\n  flips: false\n", pass: true},
+		{name: "thresholds",
+			current: run("seed",
+				reporttest.Routing(0, "a", "tavily_only", ok, exa),
+				reporttest.Consent(3, "y", "YES", "yes", "NO", "no.word")),
+			gates: "thresholds:\n  routing.accuracy: {min: 0.5}\n  consent.accuracy.*: {min: 0.5}\n  cost.tokens: {max: 100}\n  flow.turns: {min: 1}\nregressions:\n  flips: false\n  metrics:\n    routing.*: {ignore: true}\n    consent.*: {ignore: true}\n    cost.*: {ignore: true}\n    schema.*: {ignore: true}\n    markdown.*: {ignore: true}\n    flow.*: {ignore: true}\n    limits.*: {ignore: true}\n    evidence.*: {ignore: true}\n",
+			// consent.accuracy.* covers the per-label metrics, not consent.accuracy.
+			kinds: []string{KindThreshold, KindThreshold, KindThreshold},
+			reagg: true,
+			want: []string{"routing.accuracy is below the minimum set at gates.yaml:2", "consent.accuracy.YES", "≤ 100.0",
+				"threshold flow.turns (gates.yaml:5) not evaluated: no such metric in this run",
+				"this run covers 2 of the baseline's 4 cases"}},
+		{name: "subset is re-aggregated, new cases listed",
+			current: run("seed",
+				reporttest.Routing(0, "a", "tavily_only", ok, tav),
+				reporttest.Routing(2, "c", "exa_only", ok, tav),
+				reporttest.Routing(7, "new", "tavily_only", drift, tav)),
+			gates: gates, pass: true, reagg: true, newCase: []string{"routing/new"},
+			want: []string{"this run covers 2 of the baseline's 4 cases; metrics are compared with both re-aggregated over the 2 shared cases",
+				"2 baseline case(s) are not in this run", "new cases: routing/new", "gate: PASS"}},
+		{name: "error case flips",
+			current: run("seed",
+				reporttest.Routing(0, "a", "tavily_only", ok, tav),
+				reporttest.Routing(1, "b", "exa_only", ok, exa),
+				reporttest.Errored(2, "c", "exa_only", "cassette miss"),
+				reporttest.Consent(3, "y", "YES", "yes", "YES", "yes.word")),
+			gates: "regressions:\n  tolerance: 1\n  metrics:\n    cost.*: {ignore: true}\n",
+			// c failed routing in the baseline, so only its other scorers flip.
+			kinds: []string{KindFlip, KindFlip, KindFlip, KindFlip},
+			want:  []string{"the case did not run: turn 1: cassette miss", "error"}},
+		{name: "variant mismatch allowed", current: run("routing-examples",
+			reporttest.Routing(0, "a", "tavily_only", ok, tav),
+			reporttest.Routing(1, "b", "exa_only", ok, exa),
+			reporttest.Routing(2, "c", "exa_only", ok, tav),
+			reporttest.Consent(3, "y", "YES", "yes", "YES", "yes.word")),
+			gates: gates, opt: Options{AllowMismatch: true}, pass: true,
+			want: []string{"baseline variant seed/mode model differs from this run's routing-examples/model (allowed)"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			cfg := mustLoad(t, tt.gates)
+			v, err := Evaluate(cfg, report.Bytes("current.json", tt.current), report.Bytes("baseline.json", baseline), tt.opt)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var b strings.Builder
+			if err := Write(&b, v, false); err != nil {
+				t.Fatal(err)
+			}
+			out := b.String()
+			// Table cells wrap; search the unwrapped fields too.
+			text := out
+			for _, x := range v.Violations {
+				text += "\n" + strings.Join([]string{x.Kind, x.Metric, x.Case, x.Want, x.Got, x.Explanation}, " | ")
+			}
+			if v.Pass() != tt.pass {
+				t.Errorf("pass = %v, want %v\n%s", v.Pass(), tt.pass, out)
+			}
+			var kinds []string
+			for _, x := range v.Violations {
+				kinds = append(kinds, x.Kind)
+				if x.Want == "" || x.Got == "" || x.Explanation == "" {
+					t.Errorf("violation without want/got/explanation: %+v", x)
+				}
+			}
+			if strings.Join(kinds, ",") != strings.Join(tt.kinds, ",") {
+				t.Errorf("kinds = %v, want %v\n%s", kinds, tt.kinds, out)
+			}
+			for _, w := range tt.want {
+				if !strings.Contains(text, w) {
+					t.Errorf("verdict does not mention %q:\n%s", w, out)
+				}
+			}
+			if v.Reaggregated != tt.reagg {
+				t.Errorf("reaggregated = %v, want %v", v.Reaggregated, tt.reagg)
+			}
+			if strings.Join(v.NewCases, ",") != strings.Join(tt.newCase, ",") {
+				t.Errorf("new cases = %v, want %v", v.NewCases, tt.newCase)
+			}
+		})
+	}
+}
+
+func TestEvaluateMismatch(t *testing.T) {
+	ok := reporttest.OKMessage()
+	base := run("seed", reporttest.Routing(0, "a", "tavily_only", ok, trace.ToolTavily))
+	cur := run("routing-examples", reporttest.Routing(0, "a", "tavily_only", ok, trace.ToolTavily))
+	_, err := Evaluate(mustLoad(t, ""), report.Bytes("current.json", cur), report.Bytes("baseline.json", base), Options{})
+	if !IsMismatch(err) || !strings.Contains(err.Error(), `variant "seed"`) {
+		t.Errorf("err = %v, want a variant mismatch", err)
+	}
+	_, err = Evaluate(mustLoad(t, ""), report.Bytes("current.json", []byte("{")), report.Bytes("baseline.json", base), Options{})
+	if err == nil || !strings.Contains(err.Error(), "current.json") {
+		t.Errorf("err = %v, want it to name the unreadable report", err)
+	}
+}
+
+func TestEvaluateNoBaseline(t *testing.T) {
+	meta, recs := reporttest.Run()
+	cfg := mustLoad(t, "thresholds:\n  routing.accuracy: {min: 0.9}\n")
+	v, err := Evaluate(cfg, report.Bytes("run.json", reporttest.JSON(meta, recs)), report.Source{}, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(v.Violations) != 1 || v.Violations[0].Got != "66.7% (4/6)" {
+		t.Errorf("violations = %+v", v.Violations)
+	}
+}
+
+func TestWriteGolden(t *testing.T) {
+	ok := reporttest.OKMessage()
+	base := run("seed", reporttest.Routing(0, "a", "tavily_only", ok, trace.ToolTavily), reporttest.Routing(1, "b", "exa_only", ok, trace.ToolExa))
+	cur := run("seed", reporttest.Routing(0, "a", "tavily_only", ok, trace.ToolTavily), reporttest.Routing(1, "b", "exa_only", ok, trace.ToolTavily))
+	cfg := mustLoad(t, "thresholds:\n  routing.accuracy: {min: 0.9}\nregressions:\n  metrics:\n    cost.*: {ignore: true}\n    routing.precision.*: {ignore: true}\n    routing.recall.*: {ignore: true}\n    routing.f1.*: {ignore: true}\n")
+	v, err := Evaluate(cfg, report.Bytes("current.json", cur), report.Bytes("baseline.json", base), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, md := range []bool{false, true} {
+		name := "verdict.txt"
+		if md {
+			name = "verdict.md"
+		}
+		var b strings.Builder
+		if err := Write(&b, v, md); err != nil {
+			t.Fatal(err)
+		}
+		path := filepath.Join("testdata", name)
+		if *update {
+			os.MkdirAll("testdata", 0o755)
+			if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			continue
+		}
+		want, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatalf("%v (go test -update creates it)", err)
+		}
+		if m := textdiff.Compare(string(want), b.String()); m != nil {
+			t.Errorf("%s: %s\n%s", path, m, m.Diff)
+		}
+	}
+}

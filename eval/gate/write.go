@@ -1,0 +1,87 @@
+package gate
+
+import (
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/searchbench/searchbench/eval/report"
+)
+
+// maxNewCases bounds the new cases listed by name.
+const maxNewCases = 20
+
+// Write prints the verdict: the violations as a table (kind, metric, case,
+// want, got, explanation), the notes, the new cases, and a last line that
+// says PASS or FAIL. With markdown it writes GitHub Markdown for a pull
+// request comment or $GITHUB_STEP_SUMMARY.
+func Write(w io.Writer, v *Verdict, markdown bool) error {
+	var err error
+	printf := func(format string, args ...any) {
+		if err == nil {
+			_, err = fmt.Fprintf(w, format, args...)
+		}
+	}
+	if markdown {
+		printf("### searchbench gate: %s\n\n", status(v))
+	}
+	if len(v.Violations) > 0 {
+		rows := make([][]string, len(v.Violations))
+		for i, x := range v.Violations {
+			rows[i] = []string{x.Kind, x.Metric, x.Case, x.Want, x.Got, x.Explanation}
+		}
+		if e := report.RenderTable(w, markdown, fmt.Sprintf("Gate violations (%d)", len(v.Violations)),
+			[]string{"kind", "metric", "case", "want", "got", "explanation"}, rows, nil); e != nil && err == nil {
+			err = e
+		}
+		printf("\n")
+	}
+	bullet := "  "
+	if markdown {
+		bullet = "- "
+	}
+	esc := func(s string) string {
+		if markdown {
+			return report.EscapeMarkdown(s)
+		}
+		return s
+	}
+	for _, n := range v.Notes {
+		printf("%snote: %s\n", bullet, esc(n))
+	}
+	if len(v.NewCases) > 0 {
+		shown := v.NewCases[:min(len(v.NewCases), maxNewCases)]
+		more := ""
+		if len(v.NewCases) > len(shown) {
+			more = fmt.Sprintf(" and %d more", len(v.NewCases)-len(shown))
+		}
+		printf("%snew cases: %s%s\n", bullet, esc(strings.Join(shown, ", ")), more)
+	}
+	if len(v.Notes) > 0 || len(v.NewCases) > 0 {
+		printf("\n")
+	}
+	if !markdown {
+		printf("gate: %s\n", status(v))
+	}
+	return err
+}
+
+func status(v *Verdict) string {
+	if v.Pass() {
+		if v.Baseline > 0 {
+			return fmt.Sprintf("PASS (thresholds hold; no regression against %d baseline cases)", v.Baseline)
+		}
+		return "PASS (thresholds hold)"
+	}
+	counts := map[string]int{}
+	for _, x := range v.Violations {
+		counts[x.Kind]++
+	}
+	var parts []string
+	for _, k := range []string{KindThreshold, KindRegression, KindFlip} {
+		if counts[k] > 0 {
+			parts = append(parts, fmt.Sprintf("%d %s", counts[k], k))
+		}
+	}
+	return fmt.Sprintf("FAIL (%d violations: %s)", len(v.Violations), strings.Join(parts, ", "))
+}

@@ -1,0 +1,47 @@
+package report
+
+import (
+	"fmt"
+	"strconv"
+
+	"github.com/searchbench/searchbench/eval/score"
+)
+
+// FormatValue formats a metric's value for people: rates as percentages,
+// scores with three decimals, means with their unit.
+func FormatValue(m score.Metric) string { return FormatNumber(m.Unit, m.Value) }
+
+// FormatNumber formats v in unit.
+func FormatNumber(unit string, v float64) string {
+	switch unit {
+	case score.UnitRate:
+		return fmt.Sprintf("%.1f%%", 100*v)
+	case score.UnitScore:
+		return fmt.Sprintf("%.3f", v)
+	case score.UnitTokens:
+		return fmt.Sprintf("%.1f", v)
+	case score.UnitMS:
+		return fmt.Sprintf("%.0f ms", v)
+	}
+	return fmt.Sprintf("%.2f", v)
+}
+
+// FormatCI formats a rate's Wilson 95% interval, or "" when it has none.
+func FormatCI(m score.Metric) string {
+	if m.Unit != score.UnitRate || m.Den == 0 || (m.Lo == 0 && m.Hi == 0) {
+		return ""
+	}
+	return fmt.Sprintf("%.1f–%.1f%%", 100*m.Lo, 100*m.Hi)
+}
+
+// FormatN says what a metric was computed over: "34/40" for a rate, the
+// number of cases for a mean.
+func FormatN(m score.Metric) string {
+	switch {
+	case m.Unit == score.UnitRate:
+		return fmt.Sprintf("%d/%d", m.Num, m.Den)
+	case m.Den > 0:
+		return strconv.Itoa(m.Den)
+	}
+	return ""
+}

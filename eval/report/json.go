@@ -1,0 +1,270 @@
+package report
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+)
+
+// JSONWriter writes the complete report as one JSON document:
+//
+//	{
+//	"meta": {…},
+//	"cases": [
+//	{…},
+//	{…}
+//	],
+//	"summary": {…}
+//	}
+//
+// with one case per line, so a baseline checked into git diffs case by case.
+// The bytes depend only on the records: fields in struct order, map keys
+// sorted, no HTML escaping, floats in Go's shortest round-trip form.
+type JSONWriter struct {
+	w   *bufio.Writer
+	n   int
+	err error
+}
+
+// NewJSON returns a JSONWriter writing to w.
+func NewJSON(w io.Writer) *JSONWriter { return &JSONWriter{w: bufio.NewWriter(w)} }
+
+// Begin implements Writer.
+func (j *JSONWriter) Begin(m Meta) error {
+	j.write("{\n\"meta\": ", m, ",\n\"cases\": [")
+	return j.err
+}
+
+// Case implements Writer.
+func (j *JSONWriter) Case(r *CaseRecord) error {
+	sep := ",\n"
+	if j.n == 0 {
+		sep = "\n"
+	}
+	j.n++
+	j.write(sep, r, "")
+	if j.err != nil {
+		return fmt.Errorf("case %s: %w", r.Key, j.err)
+	}
+	return nil
+}
+
+// End implements Writer.
+func (j *JSONWriter) End(s Summary) error {
+	j.write("\n],\n\"summary\": ", s, "\n}\n")
+	if j.err == nil {
+		j.err = j.w.Flush()
+	}
+	return j.err
+}
+
+func (j *JSONWriter) write(before string, v any, after string) {
+	if j.err != nil {
+		return
+	}
+	b, err := marshal(v)
+	if err != nil {
+		j.err = err
+		return
+	}
+	j.w.WriteString(before)
+	j.w.Write(b)
+	_, j.err = j.w.WriteString(after)
+}
+
+// marshal encodes v compactly without HTML escaping, so model output that
+// contains <, > or & stays readable.
+func marshal(v any) ([]byte, error) {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return nil, err
+	}
+	return bytes.TrimSuffix(buf.Bytes(), []byte("\n")), nil
+}
+
+// Scanner reads a JSON report as a stream: the meta first, then one case at
+// a time, then the summary, so a report of any size is read in constant
+// memory.
+//
+//	sc, err := report.NewScanner(r)
+//	… sc.Meta() …
+//	for sc.Next() { rec := sc.Case() … }
+//	if err := sc.Err(); err != nil { … }
+//	sum := sc.Summary()
+type Scanner struct {
+	name    string
+	dec     *json.Decoder
+	meta    Meta
+	rec     *CaseRecord
+	summary *Summary
+	err     error
+	done    bool
+	closer  io.Closer // closed by close, when the scanner owns its reader
+}
+
+func (s *Scanner) close() {
+	if s.closer != nil {
+		s.closer.Close()
+	}
+}
+
+// NewScanner starts reading a report from r and reads its meta. name
+// identifies the report in errors (a file name).
+func NewScanner(name string, r io.Reader) (*Scanner, error) {
+	s := &Scanner{name: name, dec: json.NewDecoder(bufio.NewReader(r))}
+	if err := s.delim('{'); err != nil {
+		return nil, err
+	}
+	if err := s.key("meta"); err != nil {
+		return nil, err
+	}
+	if err := s.dec.Decode(&s.meta); err != nil {
+		return nil, s.errorf("meta: %w", err)
+	}
+	if s.meta.SchemaVersion != SchemaVersion {
+		return nil, s.errorf("schema_version %d, want %d (written by another searchbench version?)", s.meta.SchemaVersion, SchemaVersion)
+	}
+	if err := s.key("cases"); err != nil {
+		return nil, err
+	}
+	if err := s.delim('['); err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+// Meta returns the report's meta.
+func (s *Scanner) Meta() Meta { return s.meta }
+
+// Next reads the next case. It returns false after the last case, having
+// read the summary, or on an error (see Err).
+func (s *Scanner) Next() bool {
+	if s.done || s.err != nil {
+		return false
+	}
+	if s.dec.More() {
+		var r CaseRecord
+		if err := s.dec.Decode(&r); err != nil {
+			s.err = s.errorf("case after %s: %w", s.lastKey(), err)
+			return false
+		}
+		s.rec = &r
+		return true
+	}
+	s.done, s.rec = true, nil
+	if err := s.delim(']'); err != nil {
+		s.err = err
+		return false
+	}
+	if err := s.key("summary"); err != nil {
+		s.err = err
+		return false
+	}
+	var sum Summary
+	if err := s.dec.Decode(&sum); err != nil {
+		s.err = s.errorf("summary: %w", err)
+		return false
+	}
+	if err := s.delim('}'); err != nil {
+		s.err = err
+		return false
+	}
+	if _, err := s.dec.Token(); err != io.EOF {
+		s.err = s.errorf("data after the end of the report")
+		return false
+	}
+	s.summary = &sum
+	return false
+}
+
+// Case returns the case read by the last successful Next.
+func (s *Scanner) Case() *CaseRecord { return s.rec }
+
+// Summary returns the report's summary once Next has returned false
+// without an error; nil before.
+func (s *Scanner) Summary() *Summary { return s.summary }
+
+// Err returns the first error met while reading.
+func (s *Scanner) Err() error { return s.err }
+
+func (s *Scanner) lastKey() string {
+	if s.rec == nil {
+		return "the start of the cases"
+	}
+	return "case " + s.rec.Key
+}
+
+func (s *Scanner) errorf(format string, args ...any) error {
+	return fmt.Errorf("%s: byte %d: %w", s.name, s.dec.InputOffset(), fmt.Errorf(format, args...))
+}
+
+func (s *Scanner) delim(d json.Delim) error {
+	tok, err := s.dec.Token()
+	if err != nil {
+		if errors.Is(err, io.EOF) {
+			err = io.ErrUnexpectedEOF
+		}
+		return s.errorf("want %q: %w", d, err)
+	}
+	if tok != d {
+		return s.errorf("want %q, got %v", d, tok)
+	}
+	return nil
+}
+
+func (s *Scanner) key(k string) error {
+	tok, err := s.dec.Token()
+	if err != nil {
+		if errors.Is(err, io.EOF) {
+			err = io.ErrUnexpectedEOF
+		}
+		return s.errorf("want key %q: %w", k, err)
+	}
+	if tok != k {
+		return s.errorf("want key %q, got %v (not a searchbench report?)", k, tok)
+	}
+	return nil
+}
+
+// Report is a whole report in memory. Use it for small reports and tests;
+// tools that must scale use a Scanner.
+type Report struct {
+	Meta    Meta
+	Cases   []*CaseRecord
+	Summary Summary
+}
+
+// ReadAll reads a whole report.
+func ReadAll(name string, r io.Reader) (*Report, error) {
+	sc, err := NewScanner(name, r)
+	if err != nil {
+		return nil, err
+	}
+	rep := &Report{Meta: sc.Meta()}
+	for sc.Next() {
+		rep.Cases = append(rep.Cases, sc.Case())
+	}
+	if err := sc.Err(); err != nil {
+		return nil, err
+	}
+	rep.Summary = *sc.Summary()
+	return rep, nil
+}
+
+// Write writes rep through w.
+func Write(w Writer, rep *Report) error {
+	if err := w.Begin(rep.Meta); err != nil {
+		return err
+	}
+	for _, c := range rep.Cases {
+		if err := w.Case(c); err != nil {
+			return err
+		}
+	}
+	return w.End(rep.Summary)
+}

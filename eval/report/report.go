@@ -1,0 +1,198 @@
+// Package report turns scored cases into reports: one JSON document that is
+// the complete, deterministic record of a run, and renderings of it for a
+// terminal, a pull request (Markdown) and CI test dashboards (JUnit XML).
+//
+// A run streams: Begin(meta), then Case(record) for each case in selection
+// order as it finishes, then End(summary). Writers keep only what they must
+// (a bounded list of failures to show), so a run of any size fits in a flat
+// memory budget. The summary is computed by an Aggregate from the records
+// alone, which is what lets merge re-compute the summary of joined shards
+// and the gate re-aggregate a baseline over a subset of its cases; a
+// Scanner reads a JSON report back the same streaming way.
+package report
+
+import (
+	"fmt"
+
+	"github.com/searchbench/searchbench/eval/score"
+	"github.com/searchbench/searchbench/orchestrator/answer"
+	"github.com/searchbench/searchbench/orchestrator/trace"
+)
+
+// SchemaVersion is the version of the JSON report format. Readers refuse
+// reports of another version.
+const SchemaVersion = 1
+
+// Tool is the name reports are written by.
+const Tool = "searchbench"
+
+// Meta describes a run: what was replayed, with which prompt variant and
+// output mode.
+type Meta struct {
+	SchemaVersion int    `json:"schema_version"`
+	Tool          string `json:"tool"`
+	Variant       string `json:"variant"`
+	Mode          string `json:"mode"`
+	// Datasets lists every dataset file loaded, whole-file case counts and
+	// content hashes, so two reports can tell whether they ran the same data.
+	Datasets []DatasetInfo `json:"datasets"`
+	// Filter holds the --filter terms that selected the cases.
+	Filter []string `json:"filter,omitempty"`
+	// Shard is "k/n" for a sharded run; empty for a whole run.
+	Shard string `json:"shard,omitempty"`
+	// Shards lists the shards a merged report was joined from.
+	Shards    []string `json:"shards,omitempty"`
+	Cassettes string   `json:"cassettes,omitempty"`
+	// StartedAt is set only when the run asked for timestamps; by default a
+	// report holds no wall-clock time, so reruns are byte-identical.
+	StartedAt string `json:"started_at,omitempty"`
+}
+
+// DatasetInfo identifies one dataset file of a run.
+type DatasetInfo struct {
+	Name   string `json:"name"`
+	Path   string `json:"path"`
+	Kind   string `json:"kind"`
+	Cases  int    `json:"cases"`
+	SHA256 string `json:"sha256"`
+}
+
+// CaseRecord is the report's record of one case: who it is, whether it
+// passed, every scorer's result, and a compact view of its turns.
+type CaseRecord struct {
+	// Seq is the case's position in the whole (unsharded) selection, so
+	// merged shards restore the canonical order.
+	Seq int `json:"seq"`
+	score.CaseInfo
+	// Pass is true when the case has no Error and every non-measure result
+	// passed (see Passed).
+	Pass bool `json:"pass"`
+	// Error is set when the case could not run to the end (a cassette miss,
+	// an infrastructure failure after retries).
+	Error  string         `json:"error,omitempty"`
+	Scores []score.Result `json:"scores"`
+	Turns  []TurnSummary  `json:"turns,omitempty"`
+}
+
+// Passed reports whether r passes: no error and every non-measure result
+// passed.
+func (r *CaseRecord) Passed() bool {
+	if r.Error != "" {
+		return false
+	}
+	for _, s := range r.Scores {
+		if !s.Measure && !s.Pass {
+			return false
+		}
+	}
+	return true
+}
+
+// TurnSummary is a compact view of one recorded turn.
+type TurnSummary struct {
+	Input    string `json:"input"`
+	Phase    string `json:"phase"`
+	Intent   string `json:"intent,omitempty"`
+	Override bool   `json:"override,omitempty"`
+	Route    string `json:"route,omitempty"`
+	// Sent counts tool calls that reached a provider (status ok or error);
+	// Refused those the app refused (limit, invalid arguments, unknown tool).
+	Sent    int `json:"calls_sent,omitempty"`
+	Refused int `json:"calls_refused,omitempty"`
+	// ErrorCode is error.code of the final envelope of a Phase 2 turn.
+	ErrorCode string `json:"error_code,omitempty"`
+	Replaced  string `json:"replaced,omitempty"`
+	Error     string `json:"error,omitempty"`
+}
+
+// Summarize returns the compact view of every turn of s.
+func Summarize(s *trace.Session) []TurnSummary {
+	if s == nil {
+		return nil
+	}
+	out := make([]TurnSummary, len(s.Turns))
+	for i, t := range s.Turns {
+		ts := TurnSummary{Input: t.Input, Phase: t.Phase, Intent: t.Intent, Override: t.Override,
+			Route: t.Route, Replaced: t.Replaced, Error: t.Error}
+		for _, c := range t.ToolCalls {
+			if c.Status == trace.CallOK || c.Status == trace.CallError {
+				ts.Sent++
+			} else {
+				ts.Refused++
+			}
+		}
+		if t.Phase == trace.Phase2 && t.Error == "" {
+			if env := answer.CheckPhase2(t.Output).Envelope; env != nil {
+				ts.ErrorCode = env.Error.Code
+			}
+		}
+		out[i] = ts
+	}
+	return out
+}
+
+// NewCaseRecord builds the record of a finished case. runErr is the error
+// that stopped the case, if any; failing that, the first turn that did not
+// finish makes the case an error too.
+func NewCaseRecord(seq int, info score.CaseInfo, sess *trace.Session, results []score.Result, runErr error) *CaseRecord {
+	rec := &CaseRecord{Seq: seq, CaseInfo: info, Scores: results, Turns: Summarize(sess)}
+	if rec.Scores == nil {
+		rec.Scores = []score.Result{}
+	}
+	switch {
+	case runErr != nil:
+		rec.Error = runErr.Error()
+	case sess != nil:
+		for i, t := range sess.Turns {
+			if t.Error != "" {
+				rec.Error = fmt.Sprintf("turn %d: %s", i+1, t.Error)
+				break
+			}
+		}
+	}
+	rec.Pass = rec.Passed()
+	return rec
+}
+
+// Writer writes one run's report as it happens.
+type Writer interface {
+	// Begin starts the report.
+	Begin(Meta) error
+	// Case adds one case, in selection order.
+	Case(*CaseRecord) error
+	// End finishes the report with the run's summary.
+	End(Summary) error
+}
+
+// Multi returns a Writer that writes to every w in turn, stopping at the
+// first error.
+func Multi(ws ...Writer) Writer { return multi(ws) }
+
+type multi []Writer
+
+func (m multi) Begin(meta Meta) error {
+	for _, w := range m {
+		if err := w.Begin(meta); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (m multi) Case(r *CaseRecord) error {
+	for _, w := range m {
+		if err := w.Case(r); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (m multi) End(s Summary) error {
+	for _, w := range m {
+		if err := w.End(s); err != nil {
+			return err
+		}
+	}
+	return nil
+}

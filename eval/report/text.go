@@ -1,0 +1,329 @@
+package report
+
+import (
+	"fmt"
+	"io"
+	"slices"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/olekukonko/tablewriter"
+	"github.com/olekukonko/tablewriter/renderer"
+	"github.com/olekukonko/tablewriter/tw"
+)
+
+// DefaultMaxFailures is how many failing checks the text reports show.
+const DefaultMaxFailures = 25
+
+// TextOptions configure the terminal and Markdown reports.
+type TextOptions struct {
+	// MaxFailures bounds the failing checks kept in memory and shown;
+	// 0 means DefaultMaxFailures, a negative value none.
+	MaxFailures int
+	// JSONPath is where the complete report is, named when failures are
+	// left out ("" says "the JSON report").
+	JSONPath string
+}
+
+// Failure is one failing check of a case (or a case's error) as the text
+// reports list it.
+type Failure struct {
+	Case, Check, Expected, Got, Reason, Diff string
+}
+
+// Failures lists rec's error and failing checks, in result order.
+func Failures(rec *CaseRecord) []Failure {
+	var out []Failure
+	if rec.Error != "" {
+		out = append(out, Failure{Case: rec.Key, Check: "(error)", Reason: rec.Error})
+	}
+	for _, r := range rec.Scores {
+		if r.Measure {
+			continue
+		}
+		for _, c := range r.Checks {
+			if !c.Pass {
+				out = append(out, Failure{Case: rec.Key, Check: r.Scorer + ": " + c.Name,
+					Expected: c.Expected, Got: c.Got, Reason: c.Reason, Diff: c.Diff})
+			}
+		}
+	}
+	return out
+}
+
+// textWriter renders the terminal and Markdown reports; they differ only in
+// table renderer and decoration.
+type textWriter struct {
+	w        io.Writer
+	markdown bool
+	opt      TextOptions
+	meta     Meta
+	kept     []Failure
+	more     int // failing checks not kept
+	err      error
+}
+
+// NewTerminal returns a Writer of the human report for a terminal: a
+// summary line, the metrics table, the scorers' tables, then the failing
+// checks (at most opt.MaxFailures) with their diffs.
+func NewTerminal(w io.Writer, opt TextOptions) Writer { return newText(w, false, opt) }
+
+// NewMarkdown returns a Writer of the same report in GitHub Markdown, for a
+// pull-request comment or $GITHUB_STEP_SUMMARY; diffs go in <details>.
+func NewMarkdown(w io.Writer, opt TextOptions) Writer { return newText(w, true, opt) }
+
+func newText(w io.Writer, md bool, opt TextOptions) *textWriter {
+	if opt.MaxFailures == 0 {
+		opt.MaxFailures = DefaultMaxFailures
+	}
+	return &textWriter{w: w, markdown: md, opt: opt}
+}
+
+func (t *textWriter) Begin(m Meta) error {
+	t.meta = m
+	return nil
+}
+
+func (t *textWriter) Case(rec *CaseRecord) error {
+	for _, f := range Failures(rec) {
+		if len(t.kept) < max(t.opt.MaxFailures, 0) {
+			t.kept = append(t.kept, f)
+		} else {
+			t.more++
+		}
+	}
+	return nil
+}
+
+func (t *textWriter) End(s Summary) error {
+	t.summaryLine(s)
+	if len(s.Metrics) > 0 {
+		t.blank()
+		rows := make([][]string, len(s.Metrics))
+		var notes []string
+		for i, m := range s.Metrics {
+			rows[i] = []string{m.Name, FormatValue(m), FormatCI(m), FormatN(m)}
+			if m.Note != "" {
+				notes = append(notes, m.Name+": "+m.Note)
+			}
+		}
+		t.table("Metrics", []string{"metric", "value", "95% CI", "n"}, rows, notes)
+	}
+	for _, tb := range s.Tables {
+		t.blank()
+		t.table(tb.Title, tb.Header, tb.Rows, tb.Notes)
+	}
+	if len(t.kept) > 0 {
+		t.blank()
+		rows := make([][]string, len(t.kept))
+		for i, f := range t.kept {
+			rows[i] = []string{f.Case, f.Check, f.Expected, f.Got, f.Reason}
+		}
+		t.table(fmt.Sprintf("Failing checks (%d)", len(t.kept)+t.more),
+			[]string{"case", "check", "expected", "got", "reason"}, rows, nil)
+	}
+	if t.more > 0 {
+		where := t.opt.JSONPath
+		if where == "" {
+			where = "the JSON report"
+		}
+		t.blank()
+		t.printf("%d more failing check(s) not shown; every check is in %s.\n", t.more, where)
+	}
+	t.diffs()
+	return t.err
+}
+
+func (t *textWriter) summaryLine(s Summary) {
+	var run []string
+	if t.meta.Variant != "" {
+		run = append(run, "variant "+t.code(t.meta.Variant))
+	}
+	if t.meta.Mode != "" {
+		run = append(run, "mode "+t.code(t.meta.Mode))
+	}
+	if len(t.meta.Filter) > 0 {
+		run = append(run, "filter "+t.code(strings.Join(t.meta.Filter, ",")))
+	}
+	if t.meta.Shard != "" {
+		run = append(run, "shard "+t.meta.Shard)
+	}
+	if len(t.meta.Shards) > 0 {
+		run = append(run, "merged from shards "+strings.Join(t.meta.Shards, ", "))
+	}
+	verdict := "PASS"
+	if s.Failed > 0 || s.Errors > 0 {
+		verdict = "FAIL"
+	}
+	counts := fmt.Sprintf("%s: %d passed, %d failed, %s", plural(s.Cases, "case"), s.Passed, s.Failed, plural(s.Errors, "error"))
+	if t.markdown {
+		t.printf("### searchbench %s — %s\n\n**%s**", verdict, strings.Join(run, ", "), counts)
+		t.printf("\n")
+		return
+	}
+	t.printf("searchbench %s: %s (%s)\n", verdict, counts, strings.Join(run, ", "))
+}
+
+func (t *textWriter) code(s string) string {
+	if t.markdown {
+		return "`" + s + "`"
+	}
+	return s
+}
+
+func (t *textWriter) blank() { t.printf("\n") }
+
+func (t *textWriter) printf(format string, args ...any) {
+	if t.err == nil {
+		_, t.err = fmt.Fprintf(t.w, format, args...)
+	}
+}
+
+func (t *textWriter) table(title string, header []string, rows [][]string, notes []string) {
+	if t.err == nil {
+		t.err = RenderTable(t.w, t.markdown, title, header, rows, notes)
+	}
+}
+
+// RenderTable writes a titled table with notes under it, in the terminal
+// style or as GitHub Markdown. Terminal cells wrap at a fixed width (never
+// the terminal's, so output is deterministic); Markdown cells are escaped
+// and stay on one line.
+func RenderTable(w io.Writer, markdown bool, title string, header []string, rows [][]string, notes []string) error {
+	opts := []tablewriter.Option{tablewriter.WithHeaderAutoFormat(tw.Off)}
+	var err error
+	printf := func(format string, args ...any) {
+		if err == nil {
+			_, err = fmt.Fprintf(w, format, args...)
+		}
+	}
+	rows = truncateCells(rows)
+	if markdown {
+		if title != "" {
+			printf("#### %s\n\n", escapeMarkdown(title))
+		}
+		opts = append(opts, tablewriter.WithRenderer(renderer.NewMarkdown()),
+			tablewriter.WithRowAutoWrap(tw.WrapNone), tablewriter.WithHeaderAutoWrap(tw.WrapNone))
+		header = mapCells(header, escapeMarkdown)
+		esc := make([][]string, len(rows))
+		for i, r := range rows {
+			esc[i] = mapCells(r, escapeMarkdown)
+		}
+		rows = esc
+	} else {
+		if title != "" {
+			printf("%s\n", title)
+		}
+		opts = append(opts, tablewriter.WithRowAutoWrap(tw.WrapNormal), tablewriter.WithRowMaxWidth(48))
+	}
+	if err != nil {
+		return err
+	}
+	tb := tablewriter.NewTable(w, opts...)
+	tb.Header(header)
+	if err := tb.Bulk(rows); err != nil {
+		return fmt.Errorf("table %q: %w", title, err)
+	}
+	if err := tb.Render(); err != nil {
+		return fmt.Errorf("table %q: %w", title, err)
+	}
+	if markdown && len(notes) > 0 {
+		printf("\n")
+	}
+	for _, n := range notes {
+		if markdown {
+			printf("- %s\n", escapeMarkdown(n))
+		} else {
+			printf("  %s\n", n)
+		}
+	}
+	return err
+}
+
+// maxCellRunes bounds a table cell: a reason quoting a long model output
+// stays readable, and the JSON report keeps the whole text.
+const maxCellRunes = 400
+
+func truncateCells(rows [][]string) [][]string {
+	var out [][]string
+	for i, r := range rows {
+		for j, c := range r {
+			if utf8.RuneCountInString(c) <= maxCellRunes {
+				continue
+			}
+			if out == nil {
+				out = make([][]string, len(rows))
+				copy(out, rows)
+			}
+			if &out[i][0] == &rows[i][0] {
+				out[i] = slices.Clone(r)
+			}
+			out[i][j] = string([]rune(c)[:maxCellRunes]) + "… (truncated; see the JSON report)"
+		}
+	}
+	if out == nil {
+		return rows
+	}
+	return out
+}
+
+// EscapeMarkdown makes s safe in a Markdown table cell or list item.
+func EscapeMarkdown(s string) string { return escapeMarkdown(s) }
+
+// diffs prints the diffs of the kept failures under the tables.
+func (t *textWriter) diffs() {
+	for _, f := range t.kept {
+		if f.Diff == "" {
+			continue
+		}
+		t.blank()
+		if t.markdown {
+			d := strings.TrimRight(f.Diff, "\n")
+			fence := fenceFor(d)
+			t.printf("<details><summary>%s — %s</summary>\n\n%sdiff\n%s\n%s\n\n</details>\n",
+				htmlEscape(f.Case), htmlEscape(f.Check), fence, d, fence)
+			continue
+		}
+		t.printf("Diff: %s — %s\n%s\n", f.Case, f.Check, strings.TrimRight(f.Diff, "\n"))
+	}
+}
+
+func mapCells(cells []string, f func(string) string) []string {
+	out := make([]string, len(cells))
+	for i, c := range cells {
+		out[i] = f(c)
+	}
+	return out
+}
+
+// escapeMarkdown makes s safe in a Markdown table cell or list item: pipes
+// and backslashes escaped, line breaks shown as <br>, HTML neutralised.
+var markdownEscaper = strings.NewReplacer(
+	`\`, `\\`, "|", `\|`, "<", "&lt;", ">", "&gt;", "&", "&amp;",
+	"*", `\*`, "_", `\_`, "`", "\\`", "[", `\[`, "]", `\]`,
+	"\r\n", "<br>", "\n", "<br>", "\r", "<br>",
+)
+
+func escapeMarkdown(s string) string { return markdownEscaper.Replace(s) }
+
+var htmlEscaper = strings.NewReplacer("<", "&lt;", ">", "&gt;", "&", "&amp;")
+
+func htmlEscape(s string) string { return htmlEscaper.Replace(s) }
+
+// fenceFor returns a code fence longer than any run of backticks in s, so
+// a diff of a message with ```json in it cannot close its block early.
+func fenceFor(s string) string {
+	fence := "```"
+	for strings.Contains(s, fence) {
+		fence += "`"
+	}
+	return fence
+}
+
+// plural formats n with noun, adding an s unless n is 1.
+func plural(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
+}

@@ -1,0 +1,246 @@
+// Package run replays dataset cases through the orchestrator and scores
+// them, or records their traffic into cassettes. Both go through Execute, so
+// a replay asks for exactly what the recording answered.
+//
+// Cases run in parallel (bounded by Options.Parallel) and their records are
+// written in selection order, so a run's reports are byte-identical however
+// the work was scheduled. Records stream to the writers as cases finish; only
+// the aggregates stay in memory.
+package run
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"runtime"
+
+	"github.com/searchbench/searchbench/eval/dataset"
+	"github.com/searchbench/searchbench/eval/report"
+	"github.com/searchbench/searchbench/eval/score"
+	"github.com/searchbench/searchbench/eval/vcr"
+	"github.com/searchbench/searchbench/orchestrator"
+	"github.com/searchbench/searchbench/orchestrator/executor"
+	"github.com/searchbench/searchbench/orchestrator/httpx"
+	"github.com/searchbench/searchbench/orchestrator/trace"
+)
+
+// Item is one selected case and its position in the whole selection.
+type Item struct {
+	Seq  int
+	Case *dataset.Case
+}
+
+// Plan selects the cases of ds that pass f, numbers them in selection order,
+// and keeps those in shard sh. Seq numbers do not depend on the shard, so
+// merged shard reports restore the order of an unsharded run.
+func Plan(ds []*dataset.Dataset, f dataset.Filter, sh dataset.Shard) []Item {
+	var out []Item
+	for i, c := range dataset.Select(ds, f, dataset.Shard{K: 1, N: 1}) {
+		if sh.Contains(c) {
+			out = append(out, Item{Seq: i, Case: c})
+		}
+	}
+	return out
+}
+
+// NeedsTraffic reports whether a case talks to the services, and so has a
+// cassette: routing and flows cases do; consent and parser cases are
+// app-side only.
+func NeedsTraffic(c *dataset.Case) bool {
+	return c.Kind == dataset.KindRouting || c.Kind == dataset.KindFlows
+}
+
+// Options configure a replay.
+type Options struct {
+	Variant   string // prompt variant; cassettes/<variant>/…
+	Mode      string // default Phase 2 output mode; a flows case may override it
+	Repair    bool   // default repair setting; a flows case may turn it on
+	Cassettes string // cassette root folder
+	Parallel  int    // cases in flight; default GOMAXPROCS
+	Scorers   []score.Scorer
+	// Parser extracts tool calls from parser cases.
+	Parser *executor.Parser
+	// Getenv supplies base URLs and the model name, which must be those the
+	// cassettes were recorded with. Keys are not needed to replay.
+	Getenv func(string) string
+	// Rerecord returns the command that re-records a case, for errors.
+	Rerecord func(c *dataset.Case) string
+	// Done, if set, is called after each case is written (progress bars).
+	Done func(rec *report.CaseRecord)
+}
+
+// replayKey is the placeholder key replays run with: requests are matched
+// without headers, so any value works, and none is ever sent anywhere.
+const replayKey = "replay-placeholder-key"
+
+// Replay runs items, writing a record per case to w in order, and returns the
+// summary. extra sections (the parser measurement) are added to the summary.
+// Case failures, including cassette misses, are recorded on the cases and
+// counted in Summary.Errors; the returned error is for failures of the run
+// itself (a writer that cannot write, a cancelled context).
+func Replay(ctx context.Context, items []Item, opts Options, meta report.Meta, w report.Writer) (report.Summary, error) {
+	agg := report.NewAggregate(opts.Scorers)
+	if err := w.Begin(meta); err != nil {
+		return report.Summary{}, err
+	}
+	err := ordered(ctx, items, opts.parallel(), func(ctx context.Context, it Item) *report.CaseRecord {
+		return opts.replayOne(ctx, it)
+	}, func(rec *report.CaseRecord) error {
+		agg.Add(rec)
+		if err := w.Case(rec); err != nil {
+			return err
+		}
+		if opts.Done != nil {
+			opts.Done(rec)
+		}
+		return nil
+	})
+	if err != nil {
+		return report.Summary{}, err
+	}
+	sum := agg.Summary()
+	if err := w.End(sum); err != nil {
+		return report.Summary{}, err
+	}
+	return sum, nil
+}
+
+func (o *Options) parallel() int {
+	if o.Parallel > 0 {
+		return o.Parallel
+	}
+	return runtime.GOMAXPROCS(0)
+}
+
+// replayOne runs and scores one case.
+func (o *Options) replayOne(ctx context.Context, it Item) *report.CaseRecord {
+	c := it.Case
+	in := &score.Input{Case: c}
+	var runErr error
+	switch {
+	case c.Kind == dataset.KindParser:
+		if o.Parser == nil {
+			runErr = errors.New("no tool-call parser configured")
+			break
+		}
+		in.Parse = ParseOutcome(o.Parser, c)
+	case c.Kind == dataset.KindConsent:
+		in.Session = &trace.Session{Variant: o.Variant, Mode: o.mode(c), Turns: []trace.Turn{orchestrator.Classify(c.Reply)}}
+	default:
+		in.Session, runErr = o.replayTraffic(ctx, c)
+	}
+	var results []score.Result
+	if runErr == nil {
+		for _, s := range o.Scorers {
+			if r, ok := s.Score(in); ok {
+				results = append(results, r)
+			}
+		}
+	}
+	return report.NewCaseRecord(it.Seq, score.InfoOf(c), in.Session, results, runErr)
+}
+
+func (o *Options) mode(c *dataset.Case) string {
+	if c.Mode != "" {
+		return c.Mode
+	}
+	if o.Mode != "" {
+		return o.Mode
+	}
+	return trace.ModeModel
+}
+
+// replayTraffic runs a case against its cassette.
+func (o *Options) replayTraffic(ctx context.Context, c *dataset.Case) (*trace.Session, error) {
+	path := vcr.Path(o.Cassettes, o.Variant, c.Dataset, c.ID)
+	ropts := vcr.ReplayOptions{Case: c.Key()}
+	if o.Rerecord != nil {
+		ropts.Rerecord = o.Rerecord(c)
+	}
+	rp, err := vcr.OpenReplayWith(path, ropts)
+	if err != nil {
+		return nil, err
+	}
+	defer rp.Close()
+	a, err := o.assistant(c, rp)
+	if err != nil {
+		return nil, err
+	}
+	sess, err := Execute(ctx, c, a)
+	if err != nil {
+		return sess, err
+	}
+	if unused := rp.Unused(); len(unused) > 0 {
+		err := fmt.Errorf("cassette %s: %d recorded interaction(s) %v were never requested: the code now makes fewer requests than were recorded", path, len(unused), unused)
+		if ropts.Rerecord != "" {
+			err = fmt.Errorf("%w; re-record with: %s", err, ropts.Rerecord)
+		}
+		return sess, err
+	}
+	return sess, nil
+}
+
+// assistant builds the case's assistant with clients sending through rt.
+// Retries do not sleep: a recorded 429 is answered at once by the next
+// recorded response.
+func (o *Options) assistant(c *dataset.Case, rt http.RoundTripper) (*orchestrator.Assistant, error) {
+	getenv := o.Getenv
+	if getenv == nil {
+		getenv = func(string) string { return "" }
+	}
+	keyed := func(k string) string {
+		switch k {
+		case "CEREBRAS_API_KEY", "TAVILY_API_KEY", "EXA_API_KEY":
+			return replayKey
+		case "OPENAI_API_KEY":
+			return ""
+		}
+		return getenv(k)
+	}
+	p := httpx.DefaultPolicy()
+	p.Sleep = httpx.NoSleep
+	p.Jitter = func() float64 { return 0 }
+	clients, err := orchestrator.ClientsFromEnv(keyed, rt, p)
+	if err != nil {
+		return nil, err
+	}
+	return orchestrator.New(clients, orchestrator.Options{
+		Variant: o.Variant,
+		Mode:    o.mode(c),
+		Repair:  o.Repair || c.Repair,
+	})
+}
+
+// Execute runs one case's conversation on a fresh session of a: a routing
+// case is one system-requested Phase 2 answer; a flows case is its turns in
+// order, stopping at the first turn that cannot finish.
+func Execute(ctx context.Context, c *dataset.Case, a *orchestrator.Assistant) (*trace.Session, error) {
+	s := a.NewSession()
+	switch c.Kind {
+	case dataset.KindRouting:
+		_, err := s.Search(ctx, c.Query)
+		return s.Trace(), err
+	case dataset.KindFlows:
+		for i, t := range c.Turns {
+			if _, err := s.Turn(ctx, t.User); err != nil {
+				return s.Trace(), fmt.Errorf("turn %d: %w", i+1, err)
+			}
+		}
+		return s.Trace(), nil
+	}
+	return nil, fmt.Errorf("case %s: a %s case makes no requests", c.Key(), c.Kind)
+}
+
+// ParseOutcome extracts the tool calls of a parser case with p.
+func ParseOutcome(p *executor.Parser, c *dataset.Case) *score.ParseOutcome {
+	res := p.Extract(executor.Message{Reasoning: c.Reasoning, Content: c.Content})
+	out := &score.ParseOutcome{Strategy: res.Strategy, Field: res.Field, Calls: []dataset.Call{}}
+	for _, call := range res.Calls {
+		out.Calls = append(out.Calls, dataset.Call{Name: call.Name, Arguments: call.Arguments})
+	}
+	for _, f := range res.Findings {
+		out.Findings = append(out.Findings, f.Kind+": "+f.Message)
+	}
+	return out
+}

@@ -1,0 +1,16 @@
+package score
+
+// All returns every scorer in report order. Reports list metrics and
+// tables in this order, and the JUnit report names test cases after it.
+func All() []Scorer {
+	return []Scorer{Routing{}, Schema{}, Markdown{}, Flow{}, Consent{}, Limits{}, Evidence{}, Cost{}}
+}
+
+// Names returns the names of ss, in order.
+func Names(ss []Scorer) []string {
+	out := make([]string, len(ss))
+	for i, s := range ss {
+		out[i] = s.Name()
+	}
+	return out
+}

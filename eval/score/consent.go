@@ -1,0 +1,98 @@
+package score
+
+import (
+	"fmt"
+	"slices"
+
+	"github.com/searchbench/searchbench/eval/dataset"
+)
+
+// Consent judges how a consent reply was classified (YES, NO, SEARCH_NOW or
+// NEW_QUERY) against the case's label, and keeps the reply and the rule
+// that decided so misclassifications can be listed.
+type Consent struct{}
+
+// MetricConsentAccuracy is the share of replies classified as labelled;
+// per-label recall is reported as MetricConsentAccuracy + "." + label.
+const MetricConsentAccuracy = "consent.accuracy"
+
+// Name implements Scorer.
+func (Consent) Name() string { return "consent" }
+
+// Score implements Scorer. It applies to consent cases.
+func (Consent) Score(in *Input) (Result, bool) {
+	if in.Case == nil || in.Case.Kind != dataset.KindConsent {
+		return Result{}, false
+	}
+	label := in.Case.Label
+	ts := sessionTurns(in)
+	if len(ts) == 0 {
+		r := NewResult("consent", Check{Name: "intent", Metric: MetricConsentAccuracy, Expected: label,
+			Got: "no turn", Reason: "the session recorded no turn"})
+		r.Attrs = map[string]string{"reply": in.Case.Reply}
+		return r, true
+	}
+	t := ts[0].T
+	got := orNone(t.Intent)
+	r := NewResult("consent", passFail("intent", MetricConsentAccuracy, got == label, label, got,
+		fmt.Sprintf("reply %q was classified %s by rule %q", t.Input, got, t.IntentRule)))
+	r.Attrs = map[string]string{"reply": t.Input, "rule": t.IntentRule}
+	return r, true
+}
+
+// NewAggregator implements Scorer.
+func (Consent) NewAggregator() Aggregator { return &consentAgg{} }
+
+type consentAgg struct {
+	Rates
+	labels map[string][2]int // label → {correct, total}
+	wrong  [][]string
+}
+
+func (a *consentAgg) Add(c CaseInfo, r Result) {
+	a.Rates.Add(c, r)
+	if a.labels == nil {
+		a.labels = map[string][2]int{}
+	}
+	for _, ch := range r.Checks {
+		if ch.Name != "intent" {
+			continue
+		}
+		n := a.labels[ch.Expected]
+		n[1]++
+		if ch.Pass {
+			n[0]++
+		} else {
+			a.wrong = append(a.wrong, []string{c.Key, r.Attrs["reply"], ch.Expected, ch.Got, r.Attrs["rule"]})
+		}
+		a.labels[ch.Expected] = n
+	}
+}
+
+func (a *consentAgg) Summary() Summary {
+	s := Summary{Metrics: a.Metrics()}
+	labels := slices.Clone(dataset.ConsentLabels)
+	for l := range a.labels {
+		if !slices.Contains(labels, l) {
+			labels = append(labels, l)
+		}
+	}
+	slices.Sort(labels[len(dataset.ConsentLabels):])
+	for _, l := range labels {
+		n, ok := a.labels[l]
+		if !ok {
+			continue
+		}
+		m := RateMetric(MetricConsentAccuracy+"."+l, n[0], n[1], false)
+		m.Note = "recall: the share of replies labelled " + l + " classified " + l
+		s.Metrics = append(s.Metrics, m)
+	}
+	if len(a.wrong) > 0 {
+		s.Tables = append(s.Tables, Table{
+			Title:  "Misclassified consent replies",
+			Header: []string{"case", "reply", "expected", "got", "rule"},
+			Rows:   a.wrong,
+		})
+	}
+	return s
+}

@@ -1,0 +1,178 @@
+package score
+
+import (
+	"cmp"
+	"fmt"
+	"slices"
+	"strconv"
+
+	"github.com/searchbench/searchbench/eval/dataset"
+	"github.com/searchbench/searchbench/eval/stats"
+	"github.com/searchbench/searchbench/orchestrator/trace"
+)
+
+// Routing judges the route a routing case's Phase 2 turn took: the tools
+// the model asked for against the case's label, and for tavily_plus_exa
+// whether Exa was asked first, as the seed prescribes.
+type Routing struct{}
+
+// Metrics of the routing scorer.
+const (
+	MetricRoutingAccuracy = "routing.accuracy"
+	MetricRoutingExaFirst = "routing.exa_first"
+)
+
+// Name implements Scorer.
+func (Routing) Name() string { return "routing" }
+
+// Score implements Scorer. It applies to routing cases.
+func (Routing) Score(in *Input) (Result, bool) {
+	if in.Case == nil || in.Case.Kind != dataset.KindRouting {
+		return Result{}, false
+	}
+	label := in.Case.Label
+	ts := sessionTurns(in)
+	if len(ts) == 0 {
+		return NewResult("routing", Check{Name: "route", Metric: MetricRoutingAccuracy,
+			Expected: label, Got: "no turn", Reason: "the session recorded no turn"}), true
+	}
+	t := ts[0].T
+	for _, r := range ts {
+		if r.T.Phase == trace.Phase2 {
+			t = r.T
+			break
+		}
+	}
+	got := orNone(t.Route)
+	var reason string
+	switch {
+	case t.Error != "":
+		reason = turnFailed(t)
+	case t.Phase != trace.Phase2:
+		reason = fmt.Sprintf("the turn ran %s, not Phase 2, so no tools were offered", t.Phase)
+	default:
+		reason = fmt.Sprintf("the model chose %s; %s", got, describeCalls(t.ToolCalls))
+	}
+	checks := []Check{passFail("route", MetricRoutingAccuracy, got == label, label, got, reason)}
+
+	if label == trace.RouteTavilyPlusExa && got == trace.RouteTavilyPlusExa {
+		checks = append(checks, exaFirstCheck(t.ToolCalls))
+	}
+	return NewResult("routing", checks...), true
+}
+
+// exaFirstCheck checks that the first Exa call precedes the first Tavily
+// call, by round and then by position in the round.
+func exaFirstCheck(calls []trace.ToolCall) Check {
+	c := Check{Name: "exa before tavily", Metric: MetricRoutingExaFirst, Expected: "exa_search first"}
+	exa, tav := firstCall(calls, trace.ToolExa), firstCall(calls, trace.ToolTavily)
+	if exa < 0 || tav < 0 {
+		c.Got, c.Reason = "inconsistent trace", "the turn's route is tavily_plus_exa but its tool calls lack one of the tools; "+describeCalls(calls)
+		return c
+	}
+	e, v := calls[exa], calls[tav]
+	c.Pass = e.Round < v.Round || (e.Round == v.Round && exa < tav)
+	if c.Pass {
+		c.Got = "exa_search first"
+		return c
+	}
+	c.Got = "tavily_search first"
+	c.Reason = fmt.Sprintf("the first tavily_search call (round %d, call %d) precedes the first exa_search call (round %d, call %d); the seed asks for Exa first on mixed queries",
+		v.Round, tav+1, e.Round, exa+1)
+	return c
+}
+
+// firstCall returns the index of the first call to tool, or -1.
+func firstCall(calls []trace.ToolCall, tool string) int {
+	return slices.IndexFunc(calls, func(c trace.ToolCall) bool { return c.Tool == tool })
+}
+
+// NewAggregator implements Scorer.
+func (Routing) NewAggregator() Aggregator { return &routingAgg{confusion: map[[2]string]int{}} }
+
+type routingAgg struct {
+	Rates
+	confusion map[[2]string]int // {expected, got} → cases
+}
+
+func (a *routingAgg) Add(c CaseInfo, r Result) {
+	a.Rates.Add(c, r)
+	for _, ch := range r.Checks {
+		if ch.Name == "route" {
+			a.confusion[[2]string{ch.Expected, ch.Got}]++
+		}
+	}
+}
+
+func (a *routingAgg) Summary() Summary {
+	s := Summary{Metrics: a.Metrics()}
+	if len(a.confusion) == 0 {
+		return s
+	}
+	// Rows: every route label, then any other expected value seen; columns:
+	// none, every route label, then anything else the model produced.
+	rows := slices.Clone(dataset.RouteLabels)
+	cols := append([]string{trace.RouteNone}, dataset.RouteLabels...)
+	for k := range a.confusion {
+		if !slices.Contains(rows, k[0]) {
+			rows = append(rows, k[0])
+		}
+		if !slices.Contains(cols, k[1]) {
+			cols = append(cols, k[1])
+		}
+	}
+	slices.Sort(rows[len(dataset.RouteLabels):])
+	slices.Sort(cols[len(dataset.RouteLabels)+1:])
+
+	matrix := Table{Title: "Routing confusion matrix", Header: append([]string{"expected \\ got"}, cols...),
+		Notes: []string{"Rows are the labelled routes, columns the routes taken; the diagonal is correct."}}
+	for _, r := range rows {
+		row := []string{r}
+		for _, c := range cols {
+			row = append(row, strconv.Itoa(a.confusion[[2]string{r, c}]))
+		}
+		matrix.Rows = append(matrix.Rows, row)
+	}
+
+	prf := Table{Title: "Routing per label", Header: []string{"label", "support", "precision", "recall", "F1"}}
+	var f1s []float64
+	for _, l := range dataset.RouteLabels {
+		var tp, fp, fn int
+		for k, n := range a.confusion {
+			switch {
+			case k[0] == l && k[1] == l:
+				tp += n
+			case k[1] == l:
+				fp += n
+			case k[0] == l:
+				fn += n
+			}
+		}
+		if tp+fp+fn == 0 {
+			continue // neither labelled nor predicted: nothing to say
+		}
+		// A precision or recall with nothing to divide by is undefined: it
+		// is left out (and shown as –) rather than reported as 0.
+		p, rc, f1 := stats.PRF(tp, fp, fn)
+		row := []string{l, strconv.Itoa(tp + fn), "–", "–", fmt.Sprintf("%.3f", f1)}
+		if tp+fp > 0 {
+			s.Metrics = append(s.Metrics, RateMetric("routing.precision."+l, tp, tp+fp, false))
+			row[2] = fmt.Sprintf("%.3f", p)
+		}
+		if tp+fn > 0 {
+			s.Metrics = append(s.Metrics, RateMetric("routing.recall."+l, tp, tp+fn, false))
+			row[3] = fmt.Sprintf("%.3f", rc)
+		}
+		s.Metrics = append(s.Metrics, Metric{Name: "routing.f1." + l, Value: f1, Unit: UnitScore, Better: HigherIsBetter})
+		f1s = append(f1s, f1)
+		prf.Rows = append(prf.Rows, row)
+	}
+	if len(f1s) > 0 {
+		s.Metrics = append(s.Metrics, Metric{Name: "routing.macro_f1", Value: stats.Mean(f1s), Unit: UnitScore,
+			Better: HigherIsBetter, Note: fmt.Sprintf("unweighted mean of per-label F1 over the %d route labels labelled or predicted at least once", len(f1s))})
+		prf.Notes = append(prf.Notes, fmt.Sprintf("macro-F1 %.3f over %d label(s); precision counts every case routed to the label, recall every case labelled with it", stats.Mean(f1s), len(f1s)))
+	}
+	slices.SortFunc(s.Metrics, func(x, y Metric) int { return cmp.Compare(x.Name, y.Name) })
+	s.Tables = []Table{matrix, prf}
+	return s
+}

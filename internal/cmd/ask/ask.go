@@ -1,0 +1,158 @@
+// Package ask implements `searchbench ask`: the assistant on the terminal,
+// against the live services (or the simulator, through the base URL
+// variables).
+package ask
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/searchbench/searchbench/internal/cmdutil"
+	"github.com/searchbench/searchbench/internal/fsutil"
+	"github.com/searchbench/searchbench/orchestrator"
+	"github.com/searchbench/searchbench/orchestrator/httpx"
+	"github.com/searchbench/searchbench/orchestrator/prompts"
+	"github.com/searchbench/searchbench/orchestrator/search"
+)
+
+// Options are the flags of `searchbench ask`.
+type Options struct {
+	IO *cmdutil.IOStreams
+
+	Once      string
+	Trace     string
+	Variant   string
+	Mode      string
+	Repair    bool
+	AlwaysOn  bool
+	MaxRounds int
+	Effort    string
+
+	// Transport replaces the HTTP transport in tests.
+	Transport http.RoundTripper
+}
+
+// NewCmdAsk returns the ask command. runF replaces askRun in tests.
+func NewCmdAsk(io *cmdutil.IOStreams, runF func(context.Context, *Options) error) *cobra.Command {
+	opts := &Options{IO: io}
+	cmd := &cobra.Command{
+		Use:   "ask",
+		Short: "Talk to the assistant: Phase 1, the y/n question, Phase 2",
+		Long: `Run the two-phase assistant on the terminal. Type a question: the assistant
+answers from its own knowledge (Phase 1) and asks whether to search; reply y/n
+(or anything else to ask a new question). Start or end a question with '?' to
+search straight away (Phase 2). End the session with Ctrl-D.
+
+Keys: CEREBRAS_API_KEY (or OPENAI_API_KEY), TAVILY_API_KEY, EXA_API_KEY.
+Endpoints: SEARCHBENCH_LLM_BASE_URL (default https://api.cerebras.ai/v1; a vLLM
+server's /v1 works too), SEARCHBENCH_LLM_MODEL (default gpt-oss-120b),
+TAVILY_BASE_URL, EXA_BASE_URL; WEB_SEARCH_MAX_RESULTS caps results per query.
+To try it without keys, start 'searchbench sim' and export what it prints.`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if runF != nil {
+				return runF(cmd.Context(), opts)
+			}
+			return askRun(cmd.Context(), opts)
+		},
+	}
+	f := cmd.Flags()
+	f.StringVar(&opts.Once, "once", "", "answer this one `question` and exit (for scripts)")
+	f.StringVar(&opts.Trace, "trace", "", "write the session's trace as JSON to `FILE`")
+	f.StringVar(&opts.Variant, "variant", prompts.Default, "prompt variant")
+	f.StringVar(&opts.Mode, "mode", "model", "Phase 2 output mode: model or structured")
+	f.BoolVar(&opts.Repair, "repair", false, "re-render the markdown of a valid envelope instead of failing")
+	f.BoolVar(&opts.AlwaysOn, "always-on", false, "search the question with Tavily before Phase 2 and inject the results")
+	f.IntVar(&opts.MaxRounds, "max-rounds", orchestrator.DefaultMaxRounds, "model requests in one Phase 2 tool loop")
+	f.StringVar(&opts.Effort, "reasoning-effort", "", "GPT-OSS reasoning effort: low, medium or high (default: the server's)")
+	return cmd
+}
+
+func askRun(ctx context.Context, opts *Options) (err error) {
+	rt := opts.Transport
+	if rt == nil {
+		rt = http.DefaultTransport
+	}
+	maxResults, err := search.MaxResultsFromEnv(opts.IO.Getenv)
+	if err != nil {
+		return cmdutil.Usage(err)
+	}
+	clients, err := orchestrator.ClientsFromEnv(opts.IO.Getenv, rt, httpx.DefaultPolicy())
+	if err != nil {
+		return cmdutil.Usage(err)
+	}
+	a, err := orchestrator.New(clients, orchestrator.Options{
+		Variant:         opts.Variant,
+		Mode:            opts.Mode,
+		Repair:          opts.Repair,
+		AlwaysOn:        opts.AlwaysOn,
+		MaxRounds:       opts.MaxRounds,
+		MaxResults:      maxResults,
+		ReasoningEffort: opts.Effort,
+	})
+	if err != nil {
+		return cmdutil.Usage(err)
+	}
+	s := a.NewSession()
+	if opts.Trace != "" {
+		defer func() {
+			b, merr := json.MarshalIndent(s.Trace(), "", "  ")
+			if merr == nil {
+				merr = fsutil.WriteFileAtomic(opts.Trace, append(b, '\n'), 0o644)
+			}
+			if merr != nil && err == nil {
+				err = cmdutil.Infra(merr)
+			}
+		}()
+	}
+	if opts.Once != "" {
+		t, err := s.Turn(ctx, opts.Once)
+		if err != nil {
+			return cmdutil.Infra(err)
+		}
+		fmt.Fprintln(opts.IO.Out, t.Output)
+		return nil
+	}
+	return converse(ctx, opts, s)
+}
+
+// converse reads one message per line until end of input.
+func converse(ctx context.Context, opts *Options, s *orchestrator.Session) error {
+	in := bufio.NewScanner(opts.IO.In)
+	in.Buffer(make([]byte, 64*1024), 1<<20)
+	prompt := func() {
+		if opts.IO.IsStdoutTTY() {
+			fmt.Fprint(opts.IO.Out, "\nyou> ")
+		}
+	}
+	prompt()
+	for in.Scan() {
+		text := strings.TrimSpace(in.Text())
+		if text == "" {
+			prompt()
+			continue
+		}
+		t, err := s.Turn(ctx, text)
+		switch {
+		case errors.Is(err, context.Canceled):
+			return cmdutil.Infra(err)
+		case err != nil:
+			// The session stays usable: report and carry on.
+			fmt.Fprintf(opts.IO.ErrOut, "searchbench: %v\n", err)
+		default:
+			fmt.Fprintln(opts.IO.Out, t.Output)
+		}
+		prompt()
+	}
+	if err := in.Err(); err != nil {
+		return cmdutil.Infra(err)
+	}
+	return nil
+}

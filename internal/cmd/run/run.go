@@ -1,0 +1,306 @@
+// Package run implements `searchbench run`: replay the datasets against
+// their cassettes, score every case, print the tables, write the reports and
+// optionally gate the result against thresholds and a baseline.
+package run
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"sort"
+	"time"
+
+	"github.com/schollz/progressbar/v3"
+	"github.com/spf13/cobra"
+
+	"github.com/searchbench/searchbench/eval/dataset"
+	"github.com/searchbench/searchbench/eval/gate"
+	"github.com/searchbench/searchbench/eval/report"
+	evalrun "github.com/searchbench/searchbench/eval/run"
+	"github.com/searchbench/searchbench/eval/score"
+	"github.com/searchbench/searchbench/internal/cmdutil"
+	"github.com/searchbench/searchbench/internal/fsutil"
+	"github.com/searchbench/searchbench/orchestrator/executor"
+	"github.com/searchbench/searchbench/orchestrator/prompts"
+)
+
+// Report file names inside --out.
+const (
+	JSONName     = "report.json"
+	MarkdownName = "report.md"
+	JUnitName    = "junit.xml"
+)
+
+// Options are the flags of `searchbench run`.
+type Options struct {
+	IO *cmdutil.IOStreams
+
+	Datasets      string
+	Variant       string
+	Mode          string
+	Repair        bool
+	Cassettes     string
+	Filter        []string
+	Shard         string
+	Parallel      int
+	Out           string
+	Config        string
+	Gates         string
+	Baseline      string
+	AllowMismatch bool
+	Timestamps    bool
+	MaxFailures   int
+	Quiet         bool
+}
+
+// NewCmdRun returns the run command. runF replaces runRun in tests.
+func NewCmdRun(io *cmdutil.IOStreams, runF func(context.Context, *Options) error) *cobra.Command {
+	opts := &Options{IO: io}
+	cmd := &cobra.Command{
+		Use:   "run",
+		Short: "Replay the datasets, score every case and print the tables",
+		Long: `Replay every dataset case against its recorded cassette (no network), score it,
+print the tables and write report.json, report.md and junit.xml to --out.
+
+With --gates (and usually --baseline) the run is also a verdict: it exits 1 when
+a metric is below its threshold, a metric dropped against the baseline beyond its
+tolerance, or a case that passed in the baseline fails now.
+
+Exit codes: 0 ok, 1 gate violated, 2 usage or input error (bad dataset, bad
+gates file), 3 infrastructure error (missing cassette, unrecorded request,
+unreadable baseline, unwritable report).`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if runF != nil {
+				return runF(cmd.Context(), opts)
+			}
+			return runRun(cmd.Context(), opts)
+		},
+	}
+	f := cmd.Flags()
+	f.StringVar(&opts.Datasets, "datasets", "datasets", "folder of dataset `YAML` files")
+	f.StringVar(&opts.Variant, "variant", prompts.Default, "prompt variant (orchestrator/prompts/<variant>)")
+	f.StringVar(&opts.Mode, "mode", "model", "Phase 2 output mode: model or structured")
+	f.BoolVar(&opts.Repair, "repair", false, "re-render the markdown of a valid envelope instead of failing")
+	f.StringVar(&opts.Cassettes, "cassettes", "cassettes", "cassette root folder")
+	f.StringArrayVar(&opts.Filter, "filter", nil, "select cases by id glob, tag, label or dataset (id:G, tag:T, label:L, dataset:D); repeatable, any term matches")
+	f.StringVar(&opts.Shard, "shard", "", "run slice `k/n` of the cases (join shards with searchbench merge)")
+	f.IntVar(&opts.Parallel, "parallel", 0, "cases replayed at once (default: number of CPUs)")
+	f.StringVar(&opts.Out, "out", filepath.Join("reports", "latest"), "folder for report.json, report.md and junit.xml (\"\" writes none)")
+	f.StringVar(&opts.Config, "config", filepath.Join("config", "executor.yaml"), "tool-call parser configuration for the parser dataset")
+	f.StringVar(&opts.Gates, "gates", "", "gates `file`: thresholds and regression rules")
+	f.StringVar(&opts.Baseline, "baseline", "", "baseline report `JSON` to gate against")
+	f.BoolVar(&opts.AllowMismatch, "allow-mismatch", false, "allow a baseline of another variant or mode")
+	f.BoolVar(&opts.Timestamps, "timestamps", false, "record the start time in the report (reports are then no longer byte-identical)")
+	f.IntVar(&opts.MaxFailures, "max-failures", 0, "failing checks shown in the tables (default 40; the JSON has all)")
+	f.BoolVar(&opts.Quiet, "quiet", false, "print no tables (the gate verdict is still printed)")
+	return cmd
+}
+
+func runRun(ctx context.Context, opts *Options) error {
+	if opts.Baseline != "" && opts.Gates == "" {
+		return cmdutil.Usagef("--baseline needs --gates")
+	}
+	filter, err := dataset.ParseFilter(opts.Filter)
+	if err != nil {
+		return cmdutil.Usage(err)
+	}
+	shard, err := dataset.ParseShard(opts.Shard)
+	if err != nil {
+		return cmdutil.Usage(err)
+	}
+	if _, err := prompts.Load(opts.Variant); err != nil {
+		return cmdutil.Usage(err)
+	}
+	sets, err := dataset.LoadDir(opts.Datasets)
+	if err != nil {
+		return cmdutil.Usage(err)
+	}
+	var gates *gate.Config
+	if opts.Gates != "" {
+		data, err := os.ReadFile(opts.Gates)
+		if err != nil {
+			return cmdutil.Usage(fmt.Errorf("reading gates: %w", err))
+		}
+		if gates, err = gate.Load(opts.Gates, data, scorerNames()); err != nil {
+			return cmdutil.Usage(err)
+		}
+	}
+	if opts.Baseline != "" {
+		if _, err := os.Stat(opts.Baseline); err != nil {
+			return cmdutil.Infra(fmt.Errorf("reading baseline: %w (create it with: make baseline)", err))
+		}
+	}
+	cfg, err := executor.LoadConfig(opts.Config)
+	if err != nil {
+		return cmdutil.Usage(err)
+	}
+	parser, err := executor.New(cfg.Parser)
+	if err != nil {
+		return cmdutil.Usage(err)
+	}
+
+	items := evalrun.Plan(sets, filter, shard)
+	if len(items) == 0 {
+		return cmdutil.Usagef("no case matches the filter %q", opts.Filter)
+	}
+	meta, err := metaOf(opts, sets, shard)
+	if err != nil {
+		return cmdutil.Infra(err)
+	}
+
+	// Writers: tables on stdout, report files under --out (published only
+	// when the run completes).
+	var writers []report.Writer
+	var files []*fsutil.AtomicFile
+	defer func() {
+		for _, f := range files {
+			f.Abort()
+		}
+	}()
+	jsonPath := ""
+	if opts.Out != "" {
+		jsonPath = filepath.Join(opts.Out, JSONName)
+		for _, name := range []string{JSONName, MarkdownName, JUnitName} {
+			f, err := fsutil.CreateAtomic(filepath.Join(opts.Out, name))
+			if err != nil {
+				return cmdutil.Infra(err)
+			}
+			files = append(files, f)
+		}
+		writers = append(writers,
+			report.NewJSON(files[0]),
+			report.NewMarkdown(files[1], report.TextOptions{MaxFailures: opts.MaxFailures, JSONPath: jsonPath}),
+			report.NewJUnit(files[2]))
+	}
+	if !opts.Quiet {
+		writers = append(writers, report.NewTerminal(opts.IO.Out, report.TextOptions{MaxFailures: opts.MaxFailures, JSONPath: jsonPath}))
+	}
+
+	var bar *progressbar.ProgressBar
+	if opts.IO.IsStderrTTY() && len(items) >= 200 {
+		bar = progressbar.NewOptions(len(items), progressbar.OptionSetWriter(opts.IO.ErrOut),
+			progressbar.OptionSetDescription("replaying"), progressbar.OptionShowCount(), progressbar.OptionClearOnFinish())
+	}
+	ropts := evalrun.Options{
+		Variant:   opts.Variant,
+		Mode:      opts.Mode,
+		Repair:    opts.Repair,
+		Cassettes: opts.Cassettes,
+		Parallel:  opts.Parallel,
+		Scorers:   Scorers(parser),
+		Parser:    parser,
+		Getenv:    opts.IO.Getenv,
+		Rerecord: func(c *dataset.Case) string {
+			return fmt.Sprintf("searchbench record --backend sim --variant %s --filter id:%s --filter dataset:%s", opts.Variant, c.ID, c.Dataset)
+		},
+		Done: func(*report.CaseRecord) {
+			if bar != nil {
+				bar.Add(1)
+			}
+		},
+	}
+	sum, err := evalrun.Replay(ctx, items, ropts, meta, report.Multi(writers...))
+	if err != nil {
+		return cmdutil.Infra(err)
+	}
+	for _, f := range files {
+		if err := f.Commit(); err != nil {
+			return cmdutil.Infra(err)
+		}
+	}
+	if sum.Errors > 0 {
+		return cmdutil.Infra(fmt.Errorf("%d of %d cases could not run (see the errors above%s)", sum.Errors, sum.Cases, inReport(jsonPath)))
+	}
+	if gates == nil {
+		return nil
+	}
+	return gateRun(opts, gates, jsonPath)
+}
+
+func inReport(jsonPath string) string {
+	if jsonPath == "" {
+		return ""
+	}
+	return " and in " + jsonPath
+}
+
+// gateRun evaluates the written report against the gates and baseline.
+func gateRun(opts *Options, gates *gate.Config, jsonPath string) error {
+	if jsonPath == "" {
+		return cmdutil.Usagef("--gates needs the JSON report: do not set --out to \"\"")
+	}
+	var base report.Source
+	if opts.Baseline != "" {
+		base = report.File(opts.Baseline)
+	}
+	v, err := gate.Evaluate(gates, report.File(jsonPath), base, gate.Options{AllowMismatch: opts.AllowMismatch, Scorers: Scorers(nil)})
+	var mm *gate.MismatchError
+	switch {
+	case errors.As(err, &mm):
+		return cmdutil.Usage(err)
+	case err != nil:
+		return cmdutil.Infra(err)
+	}
+	fmt.Fprintln(opts.IO.Out)
+	if err := gate.Write(opts.IO.Out, v, false); err != nil {
+		return cmdutil.Infra(err)
+	}
+	if !v.Pass() {
+		return cmdutil.Fail(fmt.Errorf("%d gate violation(s)", len(v.Violations)))
+	}
+	return nil
+}
+
+// Scorers are the scorers of a run, in report order. parser may be nil when
+// the scorers only re-aggregate recorded results.
+func Scorers(parser *executor.Parser) []score.Scorer {
+	return score.All()
+}
+
+func scorerNames() []string {
+	var out []string
+	for _, s := range Scorers(nil) {
+		out = append(out, s.Name())
+	}
+	return out
+}
+
+// metaOf describes the run; dataset hashes let two reports tell whether
+// they ran the same data.
+func metaOf(opts *Options, sets []*dataset.Dataset, shard dataset.Shard) (report.Meta, error) {
+	m := report.Meta{
+		SchemaVersion: report.SchemaVersion,
+		Tool:          report.Tool,
+		Variant:       opts.Variant,
+		Mode:          opts.Mode,
+		Filter:        append([]string(nil), opts.Filter...),
+		Cassettes:     filepath.ToSlash(opts.Cassettes),
+	}
+	if !shard.Whole() {
+		m.Shard = shard.String()
+	}
+	if opts.Timestamps {
+		m.StartedAt = time.Now().UTC().Format(time.RFC3339)
+	}
+	for _, d := range sets {
+		f, err := os.Open(d.Path)
+		if err != nil {
+			return m, err
+		}
+		h := sha256.New()
+		_, err = io.Copy(h, f)
+		f.Close()
+		if err != nil {
+			return m, err
+		}
+		m.Datasets = append(m.Datasets, report.DatasetInfo{Name: d.Name, Path: filepath.ToSlash(d.Path), Kind: d.Kind, Cases: len(d.Cases), SHA256: hex.EncodeToString(h.Sum(nil))})
+	}
+	sort.Slice(m.Datasets, func(i, j int) bool { return m.Datasets[i].Name < m.Datasets[j].Name })
+	return m, nil
+}

@@ -1,0 +1,150 @@
+// Package sim implements "searchbench sim": it serves the loopback
+// simulator of Tavily, Exa and the GPT-OSS chat endpoint (package
+// fixtures/sim) until interrupted, and prints the environment that points
+// the orchestrator's clients at it.
+package sim
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"net/http"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	simsrv "github.com/searchbench/searchbench/fixtures/sim"
+	"github.com/searchbench/searchbench/internal/cmdutil"
+	"github.com/searchbench/searchbench/orchestrator/llm"
+	"github.com/searchbench/searchbench/orchestrator/prompts"
+	"github.com/searchbench/searchbench/orchestrator/search"
+)
+
+// DefaultAddr is where the simulator listens unless told otherwise.
+const DefaultAddr = "127.0.0.1:8089"
+
+// Options are the inputs of one simulator run.
+type Options struct {
+	IO *cmdutil.IOStreams
+	// Addr is the loopback host:port to listen on (port 0: any free port).
+	Addr string
+	// Variant answers requests whose system prompt matches no variant.
+	Variant string
+	// Verbose logs one line per request to standard error.
+	Verbose bool
+	// Ready, when set, is called with the base URL once the server listens
+	// (tests use it to find a port-0 server).
+	Ready func(baseURL string)
+}
+
+// NewCmdSim returns the sim command. runF, when not nil, receives the
+// options instead of simRun (for tests).
+func NewCmdSim(io *cmdutil.IOStreams, runF func(*Options) error) *cobra.Command {
+	opts := &Options{IO: io}
+	cmd := &cobra.Command{
+		Use:   "sim",
+		Short: "Serve the loopback simulator of Tavily, Exa and the GPT-OSS chat API",
+		Long: `Serve the loopback simulator of the assistant's services until interrupted.
+
+One server speaks three wire formats: Tavily (POST /tavily/search, /tavily/extract),
+Exa (POST /exa/search, /exa/contents) and the OpenAI-compatible chat API
+(POST /v1/chat/completions), answered by a scripted stand-in for GPT-OSS-120B over a
+fixture corpus. Requests that keep the real hosts' Host header (api.tavily.com,
+api.exa.ai, api.cerebras.ai) are routed by host, so the recorder can send live-shaped
+traffic to it. Any API key is accepted; a missing one gets the provider's 401.
+
+Answers are deterministic: the same requests give byte-identical responses, so
+cassettes recorded from the simulator are reproducible. Fault state (a 429 the first
+time a request arrives) lives in the server: restart it for a fresh recording.
+
+On start it prints shell exports that point the clients at it.`,
+		Example: `  searchbench sim &
+  export SEARCHBENCH_LLM_BASE_URL=http://127.0.0.1:8089/v1 ...   # as printed`,
+		Args: cobra.NoArgs,
+		RunE: func(c *cobra.Command, _ []string) error {
+			if runF != nil {
+				return runF(opts)
+			}
+			return simRun(c.Context(), opts)
+		},
+	}
+	cmd.Flags().StringVar(&opts.Addr, "addr", DefaultAddr, "loopback `host:port` to listen on (port 0 picks a free port)")
+	cmd.Flags().StringVar(&opts.Variant, "variant", prompts.Default, "prompt `variant` whose behaviour answers unknown system prompts")
+	cmd.Flags().BoolVarP(&opts.Verbose, "verbose", "v", false, "log one line per request to standard error")
+	return cmd
+}
+
+// simRun serves until ctx is done.
+func simRun(ctx context.Context, opts *Options) error {
+	host, _, err := net.SplitHostPort(opts.Addr)
+	if err != nil {
+		return cmdutil.Usagef("--addr %q: %v", opts.Addr, err)
+	}
+	if !loopback(host) {
+		return cmdutil.Usagef("--addr %q: the simulator only listens on loopback (127.0.0.1, localhost or [::1])", opts.Addr)
+	}
+	so := simsrv.Options{Variant: opts.Variant}
+	if opts.Verbose {
+		so.Logf = func(format string, args ...any) {
+			fmt.Fprintf(opts.IO.ErrOut, "sim: "+format+"\n", args...)
+		}
+	}
+	srv, err := simsrv.New(so)
+	if err != nil {
+		return cmdutil.Usage(err)
+	}
+	ln, err := net.Listen("tcp", opts.Addr)
+	if err != nil {
+		return cmdutil.Infra(fmt.Errorf("listening on %s: %w", opts.Addr, err))
+	}
+	base := "http://" + ln.Addr().String()
+	hs := &http.Server{Handler: srv, ReadHeaderTimeout: 10 * time.Second}
+	errc := make(chan error, 1)
+	go func() { errc <- hs.Serve(ln) }()
+
+	fmt.Fprintf(opts.IO.ErrOut, "searchbench sim: serving on %s (unknown prompts answered as %q); interrupt to stop\n", base, opts.Variant)
+	for _, kv := range Env(base) {
+		fmt.Fprintf(opts.IO.Out, "export %s\n", kv)
+	}
+	if opts.Ready != nil {
+		opts.Ready(base)
+	}
+
+	select {
+	case err := <-errc:
+		return cmdutil.Infra(fmt.Errorf("serving on %s: %w", base, err))
+	case <-ctx.Done():
+	}
+	shutdown, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	if err := hs.Shutdown(shutdown); err != nil && !errors.Is(err, http.ErrServerClosed) {
+		return cmdutil.Infra(fmt.Errorf("stopping the simulator: %w", err))
+	}
+	fmt.Fprintln(opts.IO.ErrOut, "searchbench sim: stopped")
+	return nil
+}
+
+// Env returns the NAME=value settings that point the orchestrator's
+// clients at a simulator at base. The keys are placeholders: the
+// simulator accepts any key.
+func Env(base string) []string {
+	base = strings.TrimRight(base, "/")
+	return []string{
+		llm.EnvBaseURL + "=" + base + "/v1",
+		llm.EnvAPIKey + "=sim-key",
+		search.EnvTavilyBaseURL + "=" + base + "/tavily",
+		search.EnvTavilyAPIKey + "=tvly-sim-key",
+		search.EnvExaBaseURL + "=" + base + "/exa",
+		search.EnvExaAPIKey + "=exa-sim-key",
+	}
+}
+
+func loopback(host string) bool {
+	if host == "localhost" {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
+}

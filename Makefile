@@ -1,30 +1,63 @@
 # searchbench — see README.md. Everything runs through the go command, which
-# downloads modules through the Go module proxy on first use.
-GO      ?= go
-BIN     := bin/searchbench
-PKGS    := ./...
+# downloads the modules through the Go module proxy on first use.
+GO       ?= go
+BIN      := bin/searchbench
+VARIANTS := seed routing-examples
+LATEST   := reports/latest
 
-.PHONY: run test build vet fmt-check bench cassettes baseline fuzz clean
+.PHONY: run test build vet fmt-check unit gate baseline cassettes compare bench fuzz clean
 
 build:
 	$(GO) build -o $(BIN) ./cmd/searchbench
 
-# run: replay every shipped dataset for the default prompt variant, print the
-# tables and write reports/latest/.
+# run: replay every shipped dataset for the default prompt variant against its
+# cassettes (no network), print the tables and write reports/latest/.
 run: build
-	$(BIN) check phase2 orchestrator/answer/testdata/examples/phase2-ok.md
-	$(BIN) check phase1 orchestrator/answer/testdata/examples/phase1-ok.md
+	$(BIN) run --out $(LATEST)
 
-# test: formatting, vet, the race-enabled test suite.
-test: fmt-check vet
-	$(GO) test -race $(PKGS)
+# test: formatting, vet, the race-enabled test suite, then the replay of the
+# shipped datasets gated against the committed baseline: a change that alters
+# a verdict fails until the baseline is updated on purpose (make baseline).
+test: fmt-check vet unit gate
+
+unit:
+	$(GO) test -race ./...
+
+gate: build
+	$(BIN) run --quiet --out $(LATEST) --gates gates.yaml --baseline reports/baseline.json
 
 vet:
-	$(GO) vet $(PKGS)
+	$(GO) vet ./...
 
 fmt-check:
 	@out=$$(gofmt -l .); \
 	if [ -n "$$out" ]; then echo "gofmt needed on:"; echo "$$out"; exit 1; fi
 
+# baseline: re-run the shipped datasets and make the result the baseline the
+# gate compares with. Review `git diff reports/baseline.json` before committing.
+baseline: build
+	$(BIN) run --quiet --out reports/.baseline
+	mv reports/.baseline/report.json reports/baseline.json
+	rm -rf reports/.baseline
+
+# cassettes: re-record every shipped cassette from the simulator, for every
+# prompt variant. Deterministic: a second run changes nothing.
+cassettes: build
+	@for v in $(VARIANTS); do $(BIN) record --backend sim --variant $$v || exit 1; done
+
+# compare: replay both shipped prompt variants and compare them case by case.
+compare: build
+	@for v in $(VARIANTS); do $(BIN) run --quiet --variant $$v --out reports/variants/$$v || exit 1; done
+	$(BIN) compare reports/variants/seed/report.json reports/variants/routing-examples/report.json
+
+# fuzz: a short run of every fuzz target (FUZZTIME each).
+FUZZTIME ?= 10s
+fuzz:
+	@for pkg in $$($(GO) list ./...); do \
+	  for f in $$($(GO) test -list '^Fuzz' $$pkg 2>/dev/null | grep '^Fuzz'); do \
+	    echo "== $$pkg $$f"; $(GO) test -run '^$$' -fuzz "^$$f$$" -fuzztime $(FUZZTIME) $$pkg || exit 1; \
+	  done; \
+	done
+
 clean:
-	rm -rf bin
+	rm -rf bin $(LATEST) reports/variants reports/.baseline

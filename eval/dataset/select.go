@@ -11,7 +11,8 @@ import (
 // Filter selects cases. It is built from --filter terms; a case is selected
 // when it matches any term. A term is one of
 //
-//	id:GLOB       the case id matches GLOB (path.Match syntax)
+//	id:GLOB       the case id matches GLOB (path.Match syntax); a GLOB with a
+//	              slash matches dataset/id, so routing/t-iphone-year names one case
 //	tag:TAG       the case carries TAG
 //	label:LABEL   the case's label (route or consent intent) is LABEL
 //	dataset:NAME  the case is in dataset NAME
@@ -64,8 +65,14 @@ func (f Filter) Match(c *Case) bool {
 		return true
 	}
 	for _, t := range f.terms {
-		if (t.field == "" || t.field == "id") && globMatch(t.value, c.ID) {
-			return true
+		if t.field == "" || t.field == "id" {
+			target := c.ID
+			if strings.Contains(t.value, "/") {
+				target = c.Key()
+			}
+			if globMatch(t.value, target) {
+				return true
+			}
 		}
 		if (t.field == "" || t.field == "tag") && c.HasTag(t.value) {
 			return true

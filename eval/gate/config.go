@@ -24,6 +24,11 @@ type Config struct {
 	// Flips makes a case that passed a scorer in the baseline and fails it
 	// now a violation. On by default.
 	Flips bool
+	// Improvements makes the opposite flip — failed in the baseline, passes
+	// now — a violation too: the baseline is stale and must be updated on
+	// purpose, so later regressions are measured from the new state (a
+	// ratchet). Off by default.
+	Improvements bool
 }
 
 // Threshold bounds a metric (or every metric matching a "prefix.*"
@@ -220,7 +225,7 @@ func (l *loader) thresholds(n *yaml.Node) {
 }
 
 func (l *loader) regressions(n *yaml.Node) {
-	for _, kv := range l.mapping(n, "regressions", "tolerance", "metrics", "flips") {
+	for _, kv := range l.mapping(n, "regressions", "tolerance", "metrics", "flips", "improvements") {
 		switch kv.key.Value {
 		case "tolerance":
 			if v, ok := l.number(kv.val, "tolerance"); ok {
@@ -232,6 +237,10 @@ func (l *loader) regressions(n *yaml.Node) {
 		case "flips":
 			if b, ok := l.boolean(kv.val, "flips"); ok {
 				l.cfg.Flips = b
+			}
+		case "improvements":
+			if b, ok := l.boolean(kv.val, "improvements"); ok {
+				l.cfg.Improvements = b
 			}
 		case "metrics":
 			for _, m := range l.mapping(kv.val, "regressions.metrics") {

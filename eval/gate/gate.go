@@ -27,6 +27,7 @@ const (
 	KindThreshold  = "threshold"
 	KindRegression = "regression"
 	KindFlip       = "flip"
+	KindStale      = "stale" // a case improved: the baseline must be updated
 )
 
 // Violation is one broken rule.
@@ -152,6 +153,9 @@ func Evaluate(cfg *Config, current, baseline report.Source, opt Options) (*Verdi
 		curShared.Add(r)
 		if cfg.Flips {
 			v.Violations = append(v.Violations, flips(r, b)...)
+		}
+		if cfg.Improvements {
+			v.Violations = append(v.Violations, improvements(r, b)...)
 		}
 		return nil
 	}, func(s *report.Summary) { curSum = s })
@@ -323,6 +327,24 @@ func amount(unit string, d float64) string {
 		return fmt.Sprintf("%.1f points", 100*math.Abs(d))
 	}
 	return report.FormatNumber(unit, math.Abs(d))
+}
+
+// improvements returns a violation for each non-measure scorer the
+// baseline case b failed that r now passes.
+func improvements(r *report.CaseRecord, b *caseOutcome) []Violation {
+	if r.Error != "" {
+		return nil
+	}
+	var out []Violation
+	for _, res := range r.Scores {
+		passed, known := b.pass[res.Scorer]
+		if res.Measure || !res.Pass || !known || passed {
+			continue
+		}
+		out = append(out, Violation{Kind: KindStale, Metric: res.Scorer, Case: r.Key, Want: "fail (as in the baseline)", Got: "pass",
+			Explanation: "failed in the baseline and passes now: update the baseline on purpose (make baseline) so later changes are judged from here"})
+	}
+	return out
 }
 
 // flips returns a violation for each scorer r fails (or lacks) that the

@@ -86,81 +86,148 @@ var claimed = map[string]string{
 // an unknown one), for a side-by-side column.
 func Claimed(strategy string) string { return claimed[strategy] }
 
-// Measure runs every strategy and chain over cases. It is deterministic: the
-// same cases give the same report.
-func Measure(cases []Case) (Report, error) {
-	rep := Report{Cases: len(cases)}
-	type spec struct {
-		kind, primary, fallback string
-		in                      func(Case) bool
-		scope                   string
+// Spec is one row of the measurement: a strategy alone or a
+// primary→fallback chain, and the cases it is measured on.
+type Spec struct {
+	Name     string // "react", "react→fuzzy"
+	Kind     string
+	Strategy string
+	Fallback string
+	Fields   string
+	Scope    string
+	// Recommended marks the seed's recommended configuration.
+	Recommended bool
+
+	parser *executor.Parser
+	in     func(Case) bool
+}
+
+// Specs returns the rows in their fixed order: the four strategies, the
+// twelve chains (primary in seed order, then fallback), then the four
+// strategies on the no-call cases. Parsers are compiled once here.
+func Specs() ([]Spec, error) {
+	var specs []Spec
+	add := func(kind, primary, fallback, scope string, in func(Case) bool) error {
+		cfg, err := executor.DefaultConfigFor(primary)
+		if err != nil {
+			return err
+		}
+		cfg.Parser.FallbackStrategy = fallback
+		p, err := executor.New(cfg.Parser)
+		if err != nil {
+			return fmt.Errorf("measuring %s: %w", primary, err)
+		}
+		sp := Spec{Name: primary, Kind: kind, Strategy: primary, Fallback: fallback, Fields: fields(cfg.Parser), Scope: scope, parser: p, in: in}
+		if fallback != "" {
+			sp.Name += "→" + fallback
+			sp.Recommended = cfg.Parser == executor.DefaultConfig().Parser
+		}
+		specs = append(specs, sp)
+		return nil
 	}
-	var specs []spec
 	for _, s := range executor.Strategies {
-		specs = append(specs, spec{KindStrategy, s, "", promptIs(s), "prompt=" + s})
+		if err := add(KindStrategy, s, "", "prompt="+s, promptIs(s)); err != nil {
+			return nil, err
+		}
 	}
 	for _, p := range executor.Strategies {
 		for _, f := range executor.Strategies {
 			if f != p {
-				specs = append(specs, spec{KindChain, p, f, promptIs(p), "prompt=" + p})
+				if err := add(KindChain, p, f, "prompt="+p, promptIs(p)); err != nil {
+					return nil, err
+				}
 			}
 		}
 	}
 	for _, s := range executor.Strategies {
-		specs = append(specs, spec{KindNoCall, s, "", func(c Case) bool { return len(c.Expect) == 0 }, "expect=[] (all prompts)"})
+		if err := add(KindNoCall, s, "", "expect=[] (all prompts)", func(c Case) bool { return len(c.Expect) == 0 }); err != nil {
+			return nil, err
+		}
 	}
+	return specs, nil
+}
+
+// Applies reports whether the row is measured on c.
+func (sp Spec) Applies(c Case) bool { return sp.in(c) }
+
+// Tally is what cases contribute to a row. A case's own tally has Cases 1.
+type Tally struct {
+	Cases     int `json:"cases"`
+	Exact     int `json:"exact"`     // cases whose calls are exactly the expected ones
+	Matched   int `json:"matched"`   // extracted calls that match a distinct expected call
+	Extracted int `json:"extracted"` // calls extracted
+	Expected  int `json:"expected"`  // calls expected
+	NoCall    int `json:"no_call"`   // cases expecting no call
+	False     int `json:"false"`     // cases expecting no call where a call was extracted
+}
+
+// Add adds o to t.
+func (t *Tally) Add(o Tally) {
+	t.Cases += o.Cases
+	t.Exact += o.Exact
+	t.Matched += o.Matched
+	t.Extracted += o.Extracted
+	t.Expected += o.Expected
+	t.NoCall += o.NoCall
+	t.False += o.False
+}
+
+// Measure runs the row's parser on one case. The reason is empty when the
+// extracted calls are exactly the expected ones.
+func (sp Spec) Measure(c Case) (Tally, string) {
+	res := sp.parser.Extract(c.Message())
+	t := Tally{Cases: 1, Matched: matched(res.Calls, c.Expect), Extracted: len(res.Calls), Expected: len(c.Expect)}
+	if len(c.Expect) == 0 {
+		t.NoCall = 1
+		if len(res.Calls) > 0 {
+			t.False = 1
+		}
+	}
+	if sameCalls(res.Calls, c.Expect) {
+		t.Exact = 1
+		return t, ""
+	}
+	return t, reason(c, res)
+}
+
+// Row returns the row of sp for a total tally.
+func (sp Spec) Row(t Tally, failures []Failure) Row {
+	if failures == nil {
+		failures = []Failure{}
+	}
+	return Row{
+		Name: sp.Name, Kind: sp.Kind, Strategy: sp.Strategy, Fallback: sp.Fallback,
+		Fields: sp.Fields, Scope: sp.Scope, Cases: t.Cases, Recommended: sp.Recommended,
+		Exact:            Wilson(t.Exact, t.Cases),
+		Precision:        Wilson(t.Matched, t.Extracted),
+		Recall:           Wilson(t.Matched, t.Expected),
+		FalseExtractions: Wilson(t.False, t.NoCall),
+		Failures:         failures,
+	}
+}
+
+// Measure runs every row over cases. It is deterministic: the same cases
+// give the same report.
+func Measure(cases []Case) (Report, error) {
+	specs, err := Specs()
+	if err != nil {
+		return Report{}, err
+	}
+	rep := Report{Cases: len(cases)}
 	for _, sp := range specs {
-		cfg, err := executor.DefaultConfigFor(sp.primary)
-		if err != nil {
-			return Report{}, err
-		}
-		cfg.Parser.FallbackStrategy = sp.fallback
-		p, err := executor.New(cfg.Parser)
-		if err != nil {
-			return Report{}, fmt.Errorf("measuring %s: %w", sp.primary, err)
-		}
-		row := Row{
-			Name:     sp.primary,
-			Kind:     sp.kind,
-			Strategy: sp.primary,
-			Fallback: sp.fallback,
-			Fields:   fields(cfg.Parser),
-			Scope:    sp.scope,
-			Failures: []Failure{},
-		}
-		if sp.fallback != "" {
-			row.Name += "→" + sp.fallback
-			def := executor.DefaultConfig().Parser
-			row.Recommended = cfg.Parser == def
-		}
-		var exact, tp, extracted, expected, noCall, falseX int
+		var total Tally
+		var failures []Failure
 		for _, c := range cases {
-			if !sp.in(c) {
+			if !sp.Applies(c) {
 				continue
 			}
-			row.Cases++
-			res := p.Extract(c.Message())
-			m := matched(res.Calls, c.Expect)
-			tp += m
-			extracted += len(res.Calls)
-			expected += len(c.Expect)
-			if len(c.Expect) == 0 {
-				noCall++
-				if len(res.Calls) > 0 {
-					falseX++
-				}
-			}
-			if sameCalls(res.Calls, c.Expect) {
-				exact++
-			} else {
-				row.Failures = append(row.Failures, Failure{Case: c.ID, Reason: reason(c, res)})
+			t, why := sp.Measure(c)
+			total.Add(t)
+			if why != "" {
+				failures = append(failures, Failure{Case: c.ID, Reason: why})
 			}
 		}
-		row.Exact = Wilson(exact, row.Cases)
-		row.Precision = Wilson(tp, extracted)
-		row.Recall = Wilson(tp, expected)
-		row.FalseExtractions = Wilson(falseX, noCall)
-		rep.Rows = append(rep.Rows, row)
+		rep.Rows = append(rep.Rows, sp.Row(total, failures))
 	}
 	return rep, nil
 }

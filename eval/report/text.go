@@ -25,6 +25,18 @@ type TextOptions struct {
 	JSONPath string
 }
 
+// errorCheck is the check name under which a case's error is listed.
+const errorCheck = "(error)"
+
+// shorten cuts s to at most n runes, marking the cut.
+func shorten(s string, n int) string {
+	r := []rune(s)
+	if len(r) <= n {
+		return s
+	}
+	return string(r[:n-1]) + "…"
+}
+
 // Failure is one failing check of a case (or a case's error) as the text
 // reports list it.
 type Failure struct {
@@ -35,7 +47,10 @@ type Failure struct {
 func Failures(rec *CaseRecord) []Failure {
 	var out []Failure
 	if rec.Error != "" {
-		out = append(out, Failure{Case: rec.Key, Check: "(error)", Reason: rec.Error})
+		// The table gets the first line; the whole error (a cassette miss
+		// carries a body diff and the re-record command) goes under it.
+		first, _, _ := strings.Cut(rec.Error, "\n")
+		out = append(out, Failure{Case: rec.Key, Check: errorCheck, Reason: shorten(first, 160) + " (in full below)", Diff: rec.Error})
 	}
 	for _, r := range rec.Scores {
 		if r.Measure {
@@ -151,17 +166,14 @@ func (t *textWriter) summaryLine(s Summary) {
 	if len(t.meta.Shards) > 0 {
 		run = append(run, "merged from shards "+strings.Join(t.meta.Shards, ", "))
 	}
-	verdict := "PASS"
-	if s.Failed > 0 || s.Errors > 0 {
-		verdict = "FAIL"
-	}
+	// No PASS/FAIL here: a run measures; only a gate gives a verdict.
 	counts := fmt.Sprintf("%s: %d passed, %d failed, %s", plural(s.Cases, "case"), s.Passed, s.Failed, plural(s.Errors, "error"))
 	if t.markdown {
-		t.printf("### searchbench %s — %s\n\n**%s**", verdict, strings.Join(run, ", "), counts)
+		t.printf("### searchbench — %s\n\n**%s**", strings.Join(run, ", "), counts)
 		t.printf("\n")
 		return
 	}
-	t.printf("searchbench %s: %s (%s)\n", verdict, counts, strings.Join(run, ", "))
+	t.printf("searchbench: %s (%s)\n", counts, strings.Join(run, ", "))
 }
 
 func (t *textWriter) code(s string) string {
@@ -277,14 +289,18 @@ func (t *textWriter) diffs() {
 			continue
 		}
 		t.blank()
+		label, lang := "Diff", "diff"
+		if f.Check == errorCheck {
+			label, lang = "Error", "text"
+		}
 		if t.markdown {
 			d := strings.TrimRight(f.Diff, "\n")
 			fence := fenceFor(d)
-			t.printf("<details><summary>%s — %s</summary>\n\n%sdiff\n%s\n%s\n\n</details>\n",
-				htmlEscape(f.Case), htmlEscape(f.Check), fence, d, fence)
+			t.printf("<details><summary>%s — %s</summary>\n\n%s%s\n%s\n%s\n\n</details>\n",
+				htmlEscape(f.Case), htmlEscape(f.Check), fence, lang, d, fence)
 			continue
 		}
-		t.printf("Diff: %s — %s\n%s\n", f.Case, f.Check, strings.TrimRight(f.Diff, "\n"))
+		t.printf("%s: %s — %s\n%s\n", label, f.Case, f.Check, strings.TrimRight(f.Diff, "\n"))
 	}
 }
 

@@ -235,7 +235,8 @@ func Execute(ctx context.Context, c *dataset.Case, a *orchestrator.Assistant) (*
 // ParseOutcome extracts the tool calls of a parser case with p.
 func ParseOutcome(p *executor.Parser, c *dataset.Case) *score.ParseOutcome {
 	res := p.Extract(executor.Message{Reasoning: c.Reasoning, Content: c.Content})
-	out := &score.ParseOutcome{Strategy: res.Strategy, Field: res.Field, Calls: []dataset.Call{}}
+	cfg := p.Config()
+	out := &score.ParseOutcome{Primary: cfg.Strategy, Fallback: cfg.FallbackStrategy, Strategy: res.Strategy, Field: res.Field, Calls: []dataset.Call{}}
 	for _, call := range res.Calls {
 		out.Calls = append(out.Calls, dataset.Call{Name: call.Name, Arguments: call.Arguments})
 	}

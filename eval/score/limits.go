@@ -101,6 +101,9 @@ func (a *limitsAgg) Add(c CaseInfo, r Result) {
 }
 
 func (a *limitsAgg) Summary() Summary {
+	if a.n == 0 {
+		return Summary{Metrics: a.Metrics()}
+	}
 	m := MeanMetric(MetricLimitsRefused, UnitCount, a.refused, a.n)
 	m.Note = "mean tool calls per case refused by the per-tool query limit"
 	return Summary{Metrics: append(a.Metrics(), m)}

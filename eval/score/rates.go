@@ -6,13 +6,21 @@ import (
 	"github.com/searchbench/searchbench/eval/stats"
 )
 
+// metricNotes explain check-based metrics whose scope is not obvious from
+// their name; RateMetric attaches them.
+var metricNotes = map[string]string{
+	"schema.raw":   "the model's own envelope; Phase 2 turns of flows that script a broken model output are left out (they test how the app handles it)",
+	"markdown.raw": "the model's own message (model mode): printed markdown = render_markdown = canonical rendering; same exclusions as schema.raw",
+	"parser.exact": "the configured chain (config/executor.yaml) on the outputs written under its primary strategy's prompt",
+}
+
 // RateMetric returns a pass-rate metric: num of den cases passed, with its
 // Wilson 95% interval. Paired marks per-case outcomes of the same name.
 func RateMetric(name string, num, den int, paired bool) Metric {
 	lo, hi := stats.Wilson(num, den)
 	return Metric{
 		Name: name, Value: stats.Ratio(num, den), Unit: UnitRate, Better: HigherIsBetter,
-		Num: num, Den: den, Lo: lo, Hi: hi, Paired: paired,
+		Num: num, Den: den, Lo: lo, Hi: hi, Paired: paired, Note: metricNotes[name],
 	}
 }
 

@@ -33,10 +33,12 @@ type Input struct {
 // ParseOutcome is what the configured executor chain extracted from a parser
 // case's raw output.
 type ParseOutcome struct {
-	Strategy string // the strategy that produced the calls ("" when none did)
-	Field    string // the field the calls were read from: reasoning or content
-	Calls    []dataset.Call
-	Findings []string // validation findings: unknown tool, missing argument …
+	// Primary and Fallback are the configured strategies (config/executor.yaml).
+	Primary, Fallback string
+	Strategy          string // the strategy that produced the calls ("" when none did)
+	Field             string // the field the calls were read from: reasoning or content
+	Calls             []dataset.Call
+	Findings          []string // validation findings: unknown tool, missing argument …
 }
 
 // Scorer judges one aspect of a case. Adding a scorer is one new file.

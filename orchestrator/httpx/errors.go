@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"net/url"
 	"regexp"
 	"strconv"
 	"strings"
@@ -250,7 +251,14 @@ type CallError struct {
 
 // Error reads "POST <url>: <cause> (N attempts: 429, 429, 503)".
 func (e *CallError) Error() string {
-	msg := fmt.Sprintf("%s %s: %v", e.Method, e.URL, e.Err)
+	cause := e.Err
+	// http.Client wraps transport errors in a *url.Error that repeats the
+	// method and URL this message already starts with.
+	var ue *url.Error
+	if errors.As(cause, &ue) && ue.URL == e.URL {
+		cause = ue.Err
+	}
+	msg := fmt.Sprintf("%s %s: %v", e.Method, e.URL, cause)
 	if n := len(e.Attempts); n > 1 {
 		msg += fmt.Sprintf(" (%d attempts: %s)", n, Describe(e.Attempts))
 	}

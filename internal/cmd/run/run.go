@@ -127,7 +127,7 @@ func runRun(ctx context.Context, opts *Options) error {
 		if err != nil {
 			return cmdutil.Usage(fmt.Errorf("reading gates: %w", err))
 		}
-		if gates, err = gate.Load(opts.Gates, data, scorerNames()); err != nil {
+		if gates, err = gate.Load(opts.Gates, data, score.Names(score.All())); err != nil {
 			return cmdutil.Usage(err)
 		}
 	}
@@ -193,11 +193,11 @@ func runRun(ctx context.Context, opts *Options) error {
 		Repair:    opts.Repair,
 		Cassettes: opts.Cassettes,
 		Parallel:  opts.Parallel,
-		Scorers:   Scorers(parser),
+		Scorers:   score.All(),
 		Parser:    parser,
 		Getenv:    opts.IO.Getenv,
 		Rerecord: func(c *dataset.Case) string {
-			return fmt.Sprintf("searchbench record --backend sim --variant %s --filter id:%s --filter dataset:%s", opts.Variant, c.ID, c.Dataset)
+			return fmt.Sprintf("searchbench record --backend sim --variant %s --filter %s", opts.Variant, c.Key())
 		},
 		Done: func(*report.CaseRecord) {
 			if bar != nil {
@@ -239,7 +239,7 @@ func gateRun(opts *Options, gates *gate.Config, jsonPath string) error {
 	if opts.Baseline != "" {
 		base = report.File(opts.Baseline)
 	}
-	v, err := gate.Evaluate(gates, report.File(jsonPath), base, gate.Options{AllowMismatch: opts.AllowMismatch, Scorers: Scorers(nil)})
+	v, err := gate.Evaluate(gates, report.File(jsonPath), base, gate.Options{AllowMismatch: opts.AllowMismatch, Scorers: score.All()})
 	var mm *gate.MismatchError
 	switch {
 	case errors.As(err, &mm):
@@ -255,20 +255,6 @@ func gateRun(opts *Options, gates *gate.Config, jsonPath string) error {
 		return cmdutil.Fail(fmt.Errorf("%d gate violation(s)", len(v.Violations)))
 	}
 	return nil
-}
-
-// Scorers are the scorers of a run, in report order. parser may be nil when
-// the scorers only re-aggregate recorded results.
-func Scorers(parser *executor.Parser) []score.Scorer {
-	return score.All()
-}
-
-func scorerNames() []string {
-	var out []string
-	for _, s := range Scorers(nil) {
-		out = append(out, s.Name())
-	}
-	return out
 }
 
 // metaOf describes the run; dataset hashes let two reports tell whether

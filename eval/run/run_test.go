@@ -1,0 +1,211 @@
+package run
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/searchbench/searchbench/eval/dataset"
+	"github.com/searchbench/searchbench/eval/report"
+	"github.com/searchbench/searchbench/eval/score"
+	"github.com/searchbench/searchbench/eval/vcr"
+	"github.com/searchbench/searchbench/orchestrator/executor"
+)
+
+const datasets = "../../datasets"
+
+func shipped(t *testing.T) []*dataset.Dataset {
+	t.Helper()
+	ds, err := dataset.LoadDir(datasets)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return ds
+}
+
+func plan(t *testing.T, ds []*dataset.Dataset, filter ...string) []Item {
+	t.Helper()
+	f, err := dataset.ParseFilter(filter)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return Plan(ds, f, dataset.Shard{K: 1, N: 1})
+}
+
+func record(t *testing.T, dir, variant string, items []Item) {
+	t.Helper()
+	if err := Record(context.Background(), items, RecordOptions{Variant: variant, Cassettes: dir, Backend: BackendSim}); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func replay(t *testing.T, dir string, items []Item, parallel int) ([]byte, report.Summary) {
+	t.Helper()
+	cfg := executor.DefaultConfig()
+	p, err := executor.New(cfg.Parser)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var buf bytes.Buffer
+	sum, err := Replay(context.Background(), items, Options{
+		Variant: "seed", Cassettes: dir, Parallel: parallel, Scorers: score.All(), Parser: p,
+		Rerecord: func(c *dataset.Case) string { return "searchbench record --filter id:" + c.ID },
+	}, report.Meta{Tool: "searchbench", Variant: "seed"}, report.NewJSON(&buf))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return buf.Bytes(), sum
+}
+
+// A selection across every kind, including a 429 retried and a flow that
+// changes output mode.
+var mixed = []string{"dataset:consent", "dataset:parser", "id:t-*", "id:m-a*", "dataset:flows"}
+
+func TestReplayIsDeterministic(t *testing.T) {
+	dir := t.TempDir()
+	items := plan(t, shipped(t), mixed...)
+	record(t, dir, "seed", items)
+	one, sum := replay(t, dir, items, 1)
+	if sum.Errors != 0 {
+		t.Fatalf("%d errors:\n%s", sum.Errors, one)
+	}
+	for _, n := range []int{4, 16} {
+		if again, _ := replay(t, dir, items, n); !bytes.Equal(one, again) {
+			t.Fatalf("parallel %d gives a different report", n)
+		}
+	}
+	if sum.Cases != len(items) || sum.Passed == 0 {
+		t.Fatalf("summary %+v", sum)
+	}
+}
+
+func TestPlanSeqIgnoresShards(t *testing.T) {
+	ds := shipped(t)
+	all := plan(t, ds)
+	seen := map[int]bool{}
+	for k := 1; k <= 3; k++ {
+		for _, it := range Plan(ds, dataset.Filter{}, dataset.Shard{K: k, N: 3}) {
+			if all[it.Seq].Case != it.Case || seen[it.Seq] {
+				t.Fatalf("shard %d: item %d is not the unsharded item at its Seq", k, it.Seq)
+			}
+			seen[it.Seq] = true
+		}
+	}
+	if len(seen) != len(all) {
+		t.Fatalf("shards cover %d of %d cases", len(seen), len(all))
+	}
+}
+
+func TestCassetteMiss(t *testing.T) {
+	dir := t.TempDir()
+	ds := shipped(t)
+	items := plan(t, ds, "id:t-iphone-year")
+	if len(items) != 1 {
+		t.Fatalf("want the first-iPhone case, got %d items", len(items))
+	}
+	record(t, dir, "seed", items)
+	// The dataset changes the question after recording.
+	changed := *items[0].Case
+	changed.Query = "What year was the first iPod released?"
+	out, sum := replay(t, dir, []Item{{Seq: 0, Case: &changed}}, 1)
+	if sum.Errors != 1 {
+		t.Fatalf("want 1 error, got %+v", sum)
+	}
+	msg := string(out)
+	for _, want := range []string{"routing/t-iphone-year", "POST https://api.cerebras.ai/v1/chat/completions", "searchbench record --filter id:t-iphone-year", "iPod", "iPhone"} {
+		if !strings.Contains(msg, want) {
+			t.Errorf("the error record does not mention %q:\n%s", want, msg)
+		}
+	}
+
+	// A missing cassette names the path and the command.
+	missing := *items[0].Case
+	missing.ID = "never-recorded"
+	out, _ = replay(t, dir, []Item{{Seq: 0, Case: &missing}}, 1)
+	if !strings.Contains(string(out), "never-recorded.yaml") || !strings.Contains(string(out), "searchbench record --filter id:never-recorded") {
+		t.Errorf("missing cassette error: %s", out)
+	}
+}
+
+func TestUnusedInteractionsAreAnError(t *testing.T) {
+	dir := t.TempDir()
+	items := plan(t, shipped(t), "id:yes-after-phase1")
+	if len(items) != 1 || len(items[0].Case.Turns) < 2 {
+		t.Fatalf("want the two-turn yes flow, got %d items", len(items))
+	}
+	record(t, dir, "seed", items)
+	short := *items[0].Case
+	short.Turns = short.Turns[:1]
+	out, sum := replay(t, dir, []Item{{Seq: 0, Case: &short}}, 1)
+	if sum.Errors != 1 || !strings.Contains(string(out), "never requested") {
+		t.Fatalf("want an unused-interactions error, got %+v\n%s", sum, out)
+	}
+}
+
+func TestFailedRecordingKeepsCassette(t *testing.T) {
+	dir := t.TempDir()
+	items := plan(t, shipped(t), "id:t-iphone-year")
+	record(t, dir, "seed", items)
+	path := vcr.Path(dir, "seed", "routing", "t-iphone-year")
+	before, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	err = Record(ctx, items, RecordOptions{Variant: "seed", Cassettes: dir, Backend: BackendSim})
+	if err == nil {
+		t.Fatal("recording with a cancelled context succeeded")
+	}
+	after, _ := os.ReadFile(path)
+	if !bytes.Equal(before, after) {
+		t.Fatal("a failed recording changed the cassette")
+	}
+}
+
+// Consent and parser cases make no requests: they replay without cassettes.
+func TestAppSideCasesNeedNoCassettes(t *testing.T) {
+	items := plan(t, shipped(t), "dataset:consent", "dataset:parser")
+	_, sum := replay(t, t.TempDir(), items, 2)
+	if sum.Errors != 0 || sum.Cases != len(items) {
+		t.Fatalf("%+v", sum)
+	}
+}
+
+// TestShippedCassettesAreReproducible re-records every shipped cassette
+// from the simulator and compares it with the committed file, byte for byte:
+// `make cassettes` must be a no-op on a clean tree, and the cassettes must
+// be what the simulator and the current code produce.
+func TestShippedCassettesAreReproducible(t *testing.T) {
+	if testing.Short() {
+		t.Skip("re-records every shipped cassette")
+	}
+	items := plan(t, shipped(t))
+	for _, variant := range []string{"seed", "routing-examples"} {
+		dir := t.TempDir()
+		record(t, dir, variant, items)
+		for _, it := range items {
+			if !NeedsTraffic(it.Case) {
+				continue
+			}
+			fresh, err := os.ReadFile(vcr.Path(dir, variant, it.Case.Dataset, it.Case.ID))
+			if err != nil {
+				t.Fatal(err)
+			}
+			committed, err := os.ReadFile(vcr.Path("../../cassettes", variant, it.Case.Dataset, it.Case.ID))
+			if errors.Is(err, os.ErrNotExist) {
+				t.Errorf("%s/%s: no committed cassette (run make cassettes)", variant, it.Case.Key())
+				continue
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !bytes.Equal(fresh, committed) {
+				t.Errorf("%s/%s: the committed cassette differs from a fresh recording (run make cassettes)", variant, it.Case.Key())
+			}
+		}
+	}
+}

@@ -319,6 +319,9 @@ func pValue(r Row) string {
 	if !r.Paired {
 		return "–"
 	}
+	if r.P < 0.001 {
+		return "p<0.001"
+	}
 	return fmt.Sprintf("p=%.3f", r.P)
 }
 

@@ -15,7 +15,6 @@ import (
 	"github.com/searchbench/searchbench/orchestrator/answer"
 	"github.com/searchbench/searchbench/orchestrator/httpx"
 	"github.com/searchbench/searchbench/orchestrator/llm"
-	"github.com/searchbench/searchbench/orchestrator/search"
 )
 
 // fake is a loopback server speaking the chat completions, Tavily and Exa
@@ -61,7 +60,7 @@ func (f *fake) failFirst(provider string, statuses ...int) {
 
 func (f *fake) serve(w http.ResponseWriter, r *http.Request) {
 	body, _ := io.ReadAll(r.Body)
-	provider := map[string]string{"/v1/chat/completions": "chat", "/tavily/search": "tavily", "/exa/search": "exa"}[r.URL.Path]
+	provider := map[string]string{"/v1/chat/completions": "chat", "/tavily/search": "tavily", "/tavily/extract": "tavily", "/exa/search": "exa"}[r.URL.Path]
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	if provider == "" {
@@ -116,6 +115,19 @@ func (f *fake) serve(w http.ResponseWriter, r *http.Request) {
 			"time_info": map[string]float64{"queue_time": 0.001, "prompt_time": 0.01, "completion_time": 0.2, "total_time": 0.25},
 		})
 	case "tavily":
+		if r.URL.Path == "/tavily/extract" {
+			var req struct {
+				URLs []string `json:"urls"`
+			}
+			json.Unmarshal(body, &req)
+			f.searches = append(f.searches, "extract:"+strings.Join(req.URLs, ","))
+			if strings.Contains(req.URLs[0], "missing") {
+				io.WriteString(w, `{"results":[],"failed_results":[{"url":"`+req.URLs[0]+`","error":"404 Not Found"}],"response_time":0.2,"request_id":"x1"}`)
+				return
+			}
+			io.WriteString(w, `{"results":[{"url":"`+req.URLs[0]+`","raw_content":"# Page\n\nThe page text."}],"failed_results":[],"response_time":0.2,"request_id":"x1"}`)
+			return
+		}
 		var req struct {
 			Query      string `json:"query"`
 			MaxResults int    `json:"max_results"`
@@ -239,6 +251,3 @@ func goodEnvelope() answer.Envelope {
 }
 
 const phase1Text = "### Phase 1 – Immediate Answer (Unverified)\nSatya Nadella is the CEO of Microsoft.\n\n" + answer.ConsentQuestion
-
-var _ = strings.Contains
-var _ = search.Format

@@ -1,0 +1,179 @@
+package run_test
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/searchbench/searchbench/internal/cmd/root"
+	"github.com/searchbench/searchbench/internal/cmdutil"
+)
+
+// workspace is a folder with a small dataset of each kind and, for the
+// cases that make requests, cassettes recorded from the simulator through
+// the real record command.
+func workspace(t *testing.T) string {
+	t.Helper()
+	dir := t.TempDir()
+	files := map[string]string{
+		"datasets/routing.yaml": `kind: routing
+cases:
+  - id: iphone
+    query: What year was the first iPhone released?
+    label: tavily_only
+  - id: alignment
+    query: What are the main categories of AI alignment research?
+    label: exa_only
+`,
+		"datasets/consent.yaml": `kind: consent
+cases:
+  - id: yes
+    reply: "yes"
+    label: "YES"
+`,
+		"datasets/flows.yaml": `kind: flows
+cases:
+  - id: yes-flow
+    turns:
+      - user: Who is the current CEO of Microsoft
+        expect: {phase: phase1}
+      - user: "yes"
+        expect: {phase: phase2, intent: "YES", verification: confirmed}
+`,
+		"gates.yaml": "thresholds:\n  routing.accuracy: {min: 0.5}\nregressions:\n  flips: true\n",
+	}
+	for name, body := range files {
+		p := filepath.Join(dir, name)
+		os.MkdirAll(filepath.Dir(p), 0o755)
+		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if code, _, errOut := sb(t, dir, "record", "--backend", "sim"); code != 0 {
+		t.Fatalf("record: exit %d: %s", code, errOut)
+	}
+	return dir
+}
+
+// sb runs searchbench in dir and returns the exit code, stdout and stderr.
+func sb(t *testing.T, dir string, args ...string) (int, string, string) {
+	t.Helper()
+	io, out, errOut := cmdutil.Test("")
+	abs := func(a []string) []string {
+		out := []string{a[0]}
+		fl := map[string]bool{"--datasets": true, "--cassettes": true, "--out": true, "--gates": true, "--baseline": true, "--config": true}
+		for i := 1; i < len(a); i++ {
+			out = append(out, a[i])
+			if fl[a[i]] && i+1 < len(a) && a[i+1] != "" && !filepath.IsAbs(a[i+1]) {
+				out = append(out, filepath.Join(dir, a[i+1]))
+				i++
+			}
+		}
+		return out
+	}
+	full := abs(args)
+	// Defaults that name repository paths point into dir.
+	for _, f := range []struct{ flag, val string }{{"--datasets", "datasets"}, {"--cassettes", "cassettes"}} {
+		if !contains(full, f.flag) {
+			full = append(full, f.flag, filepath.Join(dir, f.val))
+		}
+	}
+	if full[0] == "run" {
+		if !contains(full, "--out") {
+			full = append(full, "--out", filepath.Join(dir, "out"))
+		}
+		if !contains(full, "--config") {
+			full = append(full, "--config", "../../../config/executor.yaml")
+		}
+	}
+	code := root.Main(context.Background(), full, io)
+	return code, out.String(), errOut.String()
+}
+
+func contains(a []string, s string) bool {
+	for _, x := range a {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+func TestRun(t *testing.T) {
+	dir := workspace(t)
+	code, out, errOut := sb(t, dir, "run")
+	if code != cmdutil.ExitOK {
+		t.Fatalf("exit %d\n%s\n%s", code, out, errOut)
+	}
+	if !strings.HasPrefix(out, "searchbench: 4 cases: ") || !strings.Contains(out, "routing.accuracy") {
+		t.Fatalf("tables:\n%s", out)
+	}
+	first, err := os.ReadFile(filepath.Join(dir, "out", "report.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{"report.md", "junit.xml"} {
+		if _, err := os.Stat(filepath.Join(dir, "out", name)); err != nil {
+			t.Error(err)
+		}
+	}
+	// Same inputs, same bytes, whatever the parallelism.
+	sb(t, dir, "run", "--quiet", "--parallel", "1", "--out", "out2")
+	second, _ := os.ReadFile(filepath.Join(dir, "out2", "report.json"))
+	if !bytes.Equal(first, second) {
+		t.Error("two replays gave different JSON reports")
+	}
+
+	// Gate against itself: passes.
+	if code, out, errOut := sb(t, dir, "run", "--quiet", "--out", "out3", "--gates", "gates.yaml", "--baseline", "out/report.json"); code != 0 || !strings.Contains(out, "gate: PASS") {
+		t.Fatalf("gate against itself: exit %d\n%s%s", code, out, errOut)
+	}
+}
+
+func TestRunGateFails(t *testing.T) {
+	dir := workspace(t)
+	sb(t, dir, "run", "--quiet")
+	// The routing label changes: the case that passed now fails.
+	p := filepath.Join(dir, "datasets", "routing.yaml")
+	b, _ := os.ReadFile(p)
+	os.WriteFile(p, bytes.Replace(b, []byte("label: tavily_only"), []byte("label: exa_only"), 1), 0o644)
+	code, out, _ := sb(t, dir, "run", "--quiet", "--out", "out2", "--gates", "gates.yaml", "--baseline", "out/report.json")
+	if code != cmdutil.ExitFail || !strings.Contains(out, "routing/iphone") || !strings.Contains(out, "gate: FAIL") {
+		t.Fatalf("exit %d, want %d:\n%s", code, cmdutil.ExitFail, out)
+	}
+}
+
+func TestRunErrors(t *testing.T) {
+	dir := workspace(t)
+	bad := filepath.Join(dir, "bad")
+	os.MkdirAll(bad, 0o755)
+	os.WriteFile(filepath.Join(bad, "routing.yaml"), []byte("kind: routing\ncases:\n  - id: x\n    query: q\n    lable: exa_only\n"), 0o644)
+
+	tests := []struct {
+		name string
+		args []string
+		code int
+		want string // in stdout or stderr
+	}{
+		{"bad dataset", []string{"run", "--datasets", "bad"}, cmdutil.ExitUsage, `routing.yaml:5:5: case "x": unknown key "lable"`},
+		{"bad shard", []string{"run", "--shard", "3/2"}, cmdutil.ExitUsage, "shard"},
+		{"unknown variant", []string{"run", "--variant", "nope"}, cmdutil.ExitUsage, "unknown prompt variant"},
+		{"baseline without gates", []string{"run", "--baseline", "x.json"}, cmdutil.ExitUsage, "--baseline needs --gates"},
+		{"missing baseline", []string{"run", "--gates", "gates.yaml", "--baseline", "nope.json"}, cmdutil.ExitInfra, "make baseline"},
+		{"no match", []string{"run", "--filter", "id:nothing-*"}, cmdutil.ExitUsage, "no case matches"},
+		{"missing cassette", []string{"run", "--variant", "routing-examples"}, cmdutil.ExitInfra, "searchbench record --backend sim --variant routing-examples --filter routing/iphone"},
+		{"unknown backend", []string{"record", "--backend", "cloud"}, cmdutil.ExitUsage, "unknown --backend"},
+		{"live without keys", []string{"record", "--backend", "live"}, cmdutil.ExitUsage, "TAVILY_API_KEY"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			code, out, errOut := sb(t, dir, tt.args...)
+			if code != tt.code || !strings.Contains(out+errOut, tt.want) {
+				t.Fatalf("exit %d (want %d), output lacks %q:\n%s\n%s", code, tt.code, tt.want, out, errOut)
+			}
+		})
+	}
+}

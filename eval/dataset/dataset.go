@@ -7,10 +7,7 @@
 // its file:line, all of them at once, and nothing runs until they are fixed.
 package dataset
 
-import (
-	"fmt"
-	"strings"
-)
+import "github.com/searchbench/searchbench/internal/problem"
 
 // Kinds of dataset. A file names its kind in its top-level `kind:` key.
 const (
@@ -113,46 +110,11 @@ func (c *Case) HasTag(tag string) bool {
 func (c *Case) Key() string { return c.Dataset + "/" + c.ID }
 
 // Problem is one thing wrong with a dataset file.
-type Problem struct {
-	File string
-	Line int
-	Col  int
-	Case string // the case id, when the problem is inside a case
-	Msg  string
-}
-
-func (p Problem) String() string {
-	var b strings.Builder
-	b.WriteString(p.File)
-	if p.Line > 0 {
-		fmt.Fprintf(&b, ":%d", p.Line)
-		if p.Col > 0 {
-			fmt.Fprintf(&b, ":%d", p.Col)
-		}
-	}
-	b.WriteString(": ")
-	if p.Case != "" {
-		fmt.Fprintf(&b, "case %q: ", p.Case)
-	}
-	b.WriteString(p.Msg)
-	return b.String()
-}
+type Problem = problem.Problem
 
 // Error lists every problem found while loading datasets.
-type Error struct {
-	Problems []Problem
-}
+type Error = problem.List
 
-func (e *Error) Error() string {
-	var b strings.Builder
-	fmt.Fprintf(&b, "%d problem", len(e.Problems))
-	if len(e.Problems) != 1 {
-		b.WriteString("s")
-	}
-	b.WriteString(" in datasets (fix them before running):")
-	for _, p := range e.Problems {
-		b.WriteString("\n  ")
-		b.WriteString(p.String())
-	}
-	return b.String()
+func newError(ps []Problem) *Error {
+	return &Error{What: "datasets", Hint: "fix them before running", Problems: ps}
 }

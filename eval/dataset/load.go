@@ -59,7 +59,7 @@ func LoadFiles(paths ...string) ([]*Dataset, error) {
 		out = append(out, ds)
 	}
 	if len(problems) > 0 {
-		return nil, &Error{Problems: problems}
+		return nil, newError(problems)
 	}
 	return out, nil
 }
@@ -70,10 +70,10 @@ func Parse(path string, data []byte) (*Dataset, error) {
 	p := &parser{file: path}
 	var doc yaml.Node
 	if err := yaml.Unmarshal(data, &doc); err != nil {
-		return nil, &Error{Problems: []Problem{{File: path, Line: yamlErrLine(err), Msg: "invalid YAML: " + err.Error()}}}
+		return nil, newError([]Problem{{File: path, Line: yamlErrLine(err), Msg: "invalid YAML: " + err.Error()}})
 	}
 	if doc.Kind != yaml.DocumentNode || len(doc.Content) == 0 {
-		return nil, &Error{Problems: []Problem{{File: path, Msg: "empty file"}}}
+		return nil, newError([]Problem{{File: path, Msg: "empty file"}})
 	}
 	ds := &Dataset{Path: path, Name: strings.TrimSuffix(filepath.Base(path), filepath.Ext(path))}
 	root := doc.Content[0]
@@ -106,7 +106,7 @@ func Parse(path string, data []byte) (*Dataset, error) {
 		}
 	}
 	if len(p.problems) > 0 {
-		return ds, &Error{Problems: p.problems}
+		return ds, newError(p.problems)
 	}
 	return ds, nil
 }

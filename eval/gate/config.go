@@ -8,6 +8,8 @@ import (
 	"strings"
 
 	"go.yaml.in/yaml/v3"
+
+	"github.com/searchbench/searchbench/internal/problem"
 )
 
 // Config is a parsed gates file.
@@ -48,32 +50,13 @@ type Override struct {
 }
 
 // Problem is one thing wrong with a gates file.
-type Problem struct {
-	File      string
-	Line, Col int
-	Msg       string
-}
-
-func (p Problem) String() string {
-	switch {
-	case p.Col > 0:
-		return fmt.Sprintf("%s:%d:%d: %s", p.File, p.Line, p.Col, p.Msg)
-	case p.Line > 0:
-		return fmt.Sprintf("%s:%d: %s", p.File, p.Line, p.Msg)
-	}
-	return fmt.Sprintf("%s: %s", p.File, p.Msg)
-}
+type Problem = problem.Problem
 
 // ConfigError lists every problem found in a gates file.
-type ConfigError struct{ Problems []Problem }
+type ConfigError = problem.List
 
-func (e *ConfigError) Error() string {
-	var b strings.Builder
-	fmt.Fprintf(&b, "%d problem(s) in the gates file:", len(e.Problems))
-	for _, p := range e.Problems {
-		b.WriteString("\n  " + p.String())
-	}
-	return b.String()
+func newConfigError(ps []Problem) *ConfigError {
+	return &ConfigError{What: "the gates file", Problems: ps}
 }
 
 // metricRE is a metric name: a scorer, then dot-separated parts (labels
@@ -93,7 +76,7 @@ func Load(file string, data []byte, scorers []string) (*Config, error) {
 		if m := yamlLineRE.FindStringSubmatch(err.Error()); m != nil {
 			line, _ = strconv.Atoi(m[1])
 		}
-		return nil, &ConfigError{[]Problem{{File: file, Line: line, Msg: "invalid YAML: " + err.Error()}}}
+		return nil, newConfigError([]Problem{{File: file, Line: line, Msg: "invalid YAML: " + err.Error()}})
 	}
 	if doc.Kind == 0 || len(doc.Content) == 0 {
 		return l.cfg, nil // an empty file gates nothing but flips
@@ -114,7 +97,7 @@ func Load(file string, data []byte, scorers []string) (*Config, error) {
 			}
 			return a.Col - b.Col
 		})
-		return nil, &ConfigError{l.problems}
+		return nil, newConfigError(l.problems)
 	}
 	return l.cfg, nil
 }

@@ -50,6 +50,14 @@ compare: build
 	@for v in $(VARIANTS); do $(BIN) run --quiet --variant $$v --out reports/variants/$$v || exit 1; done
 	$(BIN) compare reports/variants/seed/report.json reports/variants/routing-examples/report.json
 
+# bench: Go benchmarks of replay+score against the cassette-decode floor
+# (their ratio from the same run), then whole `searchbench run` processes
+# over 1,000 and 10,000 synthetic cases: wall time and peak RSS. The sets
+# are generated from the simulator once (a minute or two), cached under
+# $TMPDIR/searchbench-synth, and nothing is written into the repository.
+bench:
+	$(GO) run ./cmd/scalebench
+
 # fuzz: a short run of every fuzz target (FUZZTIME each).
 FUZZTIME ?= 10s
 fuzz:

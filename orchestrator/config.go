@@ -5,7 +5,9 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"sync"
 
+	"github.com/searchbench/searchbench/orchestrator/answer"
 	"github.com/searchbench/searchbench/orchestrator/httpx"
 	"github.com/searchbench/searchbench/orchestrator/llm"
 	"github.com/searchbench/searchbench/orchestrator/prompts"
@@ -31,6 +33,12 @@ type Options struct {
 	QueryLimit int // per tool; default 3
 	MaxResults int // per query; default 5, never more than 5
 	MaxRounds  int // model requests in a Phase 2 tool loop; default 4
+
+	// CheckPhase2 checks a Phase 2 message against the output contract;
+	// nil means answer.CheckPhase2. It must return what that function
+	// returns. The harness passes a per-case memo, because its scorers
+	// check the same messages again; the assistant never modifies a report.
+	CheckPhase2 func(msg string) answer.Phase2Report
 
 	// Model request knobs; zero values are left out of the request.
 	Temperature         *float64
@@ -111,16 +119,41 @@ func New(clients Clients, opts Options) (*Assistant, error) {
 	if opts.MaxRounds <= 0 {
 		opts.MaxRounds = DefaultMaxRounds
 	}
-	set, err := prompts.Load(opts.Variant)
+	if opts.CheckPhase2 == nil {
+		opts.CheckPhase2 = answer.CheckPhase2
+	}
+	set, tools, err := loadVariant(opts.Variant)
 	if err != nil {
 		return nil, err
 	}
 	opts.Variant = set.Variant
+	return &Assistant{opts: opts, prompts: set, tools: tools, clients: clients}, nil
+}
+
+// variants caches each prompt variant's prompts and decoded tools. The
+// files are embedded, so they never change, and a replay builds one
+// assistant per case. Assistants only read them.
+var variants sync.Map // variant name as asked -> *variant
+
+type variant struct {
+	set   *prompts.Set
+	tools []llm.Tool
+}
+
+func loadVariant(name string) (*prompts.Set, []llm.Tool, error) {
+	if v, ok := variants.Load(name); ok {
+		return v.(*variant).set, v.(*variant).tools, nil
+	}
+	set, err := prompts.Load(name)
+	if err != nil {
+		return nil, nil, err
+	}
 	var tools []llm.Tool
 	if err := json.Unmarshal(set.Tools, &tools); err != nil {
-		return nil, fmt.Errorf("prompt variant %q: tools.json: %w", set.Variant, err)
+		return nil, nil, fmt.Errorf("prompt variant %q: tools.json: %w", set.Variant, err)
 	}
-	return &Assistant{opts: opts, prompts: set, tools: tools, clients: clients}, nil
+	variants.Store(name, &variant{set, tools})
+	return set, tools, nil
 }
 
 // Options returns the assistant's options after defaults.

@@ -50,7 +50,7 @@ func (a *Assistant) finish(t *trace.Turn, content, noContent string) {
 		a.finishStructured(t, content)
 		return
 	}
-	rep := answer.CheckPhase2(content)
+	rep := a.opts.CheckPhase2(content)
 	violations := violationsOf(rep.Findings)
 	if len(violations) == 0 {
 		t.Output = content

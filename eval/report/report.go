@@ -106,7 +106,11 @@ type TurnSummary struct {
 }
 
 // Summarize returns the compact view of every turn of s.
-func Summarize(s *trace.Session) []TurnSummary {
+func Summarize(s *trace.Session) []TurnSummary { return summarize(s, answer.CheckPhase2) }
+
+// summarize is Summarize with the Phase 2 checker to use: a case's scorers
+// have usually parsed the same final outputs already.
+func summarize(s *trace.Session, check func(string) answer.Phase2Report) []TurnSummary {
 	if s == nil {
 		return nil
 	}
@@ -122,7 +126,7 @@ func Summarize(s *trace.Session) []TurnSummary {
 			}
 		}
 		if t.Phase == trace.Phase2 && t.Error == "" {
-			if env := answer.CheckPhase2(t.Output).Envelope; env != nil {
+			if env := check(t.Output).Envelope; env != nil {
 				ts.ErrorCode = env.Error.Code
 			}
 		}
@@ -131,11 +135,13 @@ func Summarize(s *trace.Session) []TurnSummary {
 	return out
 }
 
-// NewCaseRecord builds the record of a finished case. runErr is the error
-// that stopped the case, if any; failing that, the first turn that did not
-// finish makes the case an error too.
-func NewCaseRecord(seq int, info score.CaseInfo, sess *trace.Session, results []score.Result, runErr error) *CaseRecord {
-	rec := &CaseRecord{Seq: seq, CaseInfo: info, Scores: results, Turns: Summarize(sess)}
+// NewCaseRecord builds the record of a finished case from what its scorers
+// saw (in.Case must be set) and what they found. runErr is the error that
+// stopped the case, if any; failing that, the first turn that did not finish
+// makes the case an error too.
+func NewCaseRecord(seq int, in *score.Input, results []score.Result, runErr error) *CaseRecord {
+	sess := in.Session
+	rec := &CaseRecord{Seq: seq, CaseInfo: score.InfoOf(in.Case), Scores: results, Turns: summarize(sess, in.CheckPhase2)}
 	if rec.Scores == nil {
 		rec.Scores = []score.Result{}
 	}

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/searchbench/searchbench/eval/dataset"
 	"github.com/searchbench/searchbench/eval/report"
 	"github.com/searchbench/searchbench/eval/report/reporttest"
 	"github.com/searchbench/searchbench/eval/score"
@@ -138,7 +139,7 @@ func TestScannerErrors(t *testing.T) {
 }
 
 func TestCaseRecord(t *testing.T) {
-	info := score.CaseInfo{Key: "routing/x", Dataset: "routing", ID: "x", Kind: "routing"}
+	c := &dataset.Case{Dataset: "routing", ID: "x", Kind: "routing"}
 	pass := score.Result{Scorer: "routing", Pass: true}
 	fail := score.Result{Scorer: "routing", Pass: false}
 	measure := score.Result{Scorer: "cost", Pass: true, Measure: true}
@@ -159,7 +160,7 @@ func TestCaseRecord(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			r := report.NewCaseRecord(3, info, tt.sess, tt.results, tt.runErr)
+			r := report.NewCaseRecord(3, &score.Input{Case: c, Session: tt.sess}, tt.results, tt.runErr)
 			if r.Pass != tt.pass || r.Error != tt.wantError || r.Seq != 3 || r.Key != "routing/x" {
 				t.Errorf("record = %+v, want pass %v error %q", r, tt.pass, tt.wantError)
 			}

@@ -20,6 +20,7 @@ import (
 	"github.com/searchbench/searchbench/eval/score"
 	"github.com/searchbench/searchbench/eval/vcr"
 	"github.com/searchbench/searchbench/orchestrator"
+	"github.com/searchbench/searchbench/orchestrator/answer"
 	"github.com/searchbench/searchbench/orchestrator/executor"
 	"github.com/searchbench/searchbench/orchestrator/httpx"
 	"github.com/searchbench/searchbench/orchestrator/trace"
@@ -128,7 +129,7 @@ func (o *Options) replayOne(ctx context.Context, it Item) *report.CaseRecord {
 	case c.Kind == dataset.KindConsent:
 		in.Session = &trace.Session{Variant: o.Variant, Mode: o.mode(c), Turns: []trace.Turn{orchestrator.Classify(c.Reply)}}
 	default:
-		in.Session, runErr = o.replayTraffic(ctx, c)
+		in.Session, runErr = o.replayTraffic(ctx, in)
 	}
 	var results []score.Result
 	if runErr == nil {
@@ -138,7 +139,7 @@ func (o *Options) replayOne(ctx context.Context, it Item) *report.CaseRecord {
 			}
 		}
 	}
-	return report.NewCaseRecord(it.Seq, score.InfoOf(c), in.Session, results, runErr)
+	return report.NewCaseRecord(it.Seq, in, results, runErr)
 }
 
 func (o *Options) mode(c *dataset.Case) string {
@@ -151,8 +152,10 @@ func (o *Options) mode(c *dataset.Case) string {
 	return trace.ModeModel
 }
 
-// replayTraffic runs a case against its cassette.
-func (o *Options) replayTraffic(ctx context.Context, c *dataset.Case) (*trace.Session, error) {
+// replayTraffic runs in's case against its cassette. The assistant checks
+// its Phase 2 answers through in, so the scorers find them checked.
+func (o *Options) replayTraffic(ctx context.Context, in *score.Input) (*trace.Session, error) {
+	c := in.Case
 	path := vcr.Path(o.Cassettes, o.Variant, c.Dataset, c.ID)
 	ropts := vcr.ReplayOptions{Case: c.Key()}
 	if o.Rerecord != nil {
@@ -163,7 +166,7 @@ func (o *Options) replayTraffic(ctx context.Context, c *dataset.Case) (*trace.Se
 		return nil, err
 	}
 	defer rp.Close()
-	a, err := o.assistant(c, rp)
+	a, err := o.assistant(c, rp, in.CheckPhase2)
 	if err != nil {
 		return nil, err
 	}
@@ -184,7 +187,7 @@ func (o *Options) replayTraffic(ctx context.Context, c *dataset.Case) (*trace.Se
 // assistant builds the case's assistant with clients sending through rt.
 // Retries do not sleep: a recorded 429 is answered at once by the next
 // recorded response.
-func (o *Options) assistant(c *dataset.Case, rt http.RoundTripper) (*orchestrator.Assistant, error) {
+func (o *Options) assistant(c *dataset.Case, rt http.RoundTripper, check func(string) answer.Phase2Report) (*orchestrator.Assistant, error) {
 	getenv := o.Getenv
 	if getenv == nil {
 		getenv = func(string) string { return "" }
@@ -209,6 +212,8 @@ func (o *Options) assistant(c *dataset.Case, rt http.RoundTripper) (*orchestrato
 		Variant: o.Variant,
 		Mode:    o.mode(c),
 		Repair:  o.Repair || c.Repair,
+
+		CheckPhase2: check,
 	})
 }
 

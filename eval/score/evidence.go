@@ -26,7 +26,7 @@ func (Evidence) Score(in *Input) (Result, bool) {
 		if r.T.Error != "" {
 			continue
 		}
-		env := checkPhase2(r.T.Output).Envelope
+		env := in.CheckPhase2(r.T.Output).Envelope
 		if env == nil || env.Error.Code != answer.CodeNone {
 			continue
 		}

@@ -71,7 +71,7 @@ func routingFlowChecks(in *Input) []Check {
 		"a system-requested search must run Phase 2 directly"+errSuffix(t))}
 	if t.Phase == trace.Phase2 {
 		// A system-requested search never follows a Phase 1 answer.
-		checks = append(checks, verificationCheck("verification", t, true, "skipped"))
+		checks = append(checks, verificationCheck(in, "verification", t, true, "skipped"))
 	}
 	return checks
 }
@@ -110,7 +110,7 @@ func flowChecks(in *Input) []Check {
 			checks = append(checks, phase1Check(name("phase 1 format"), t))
 		}
 		if t.Phase == trace.Phase2 {
-			checks = append(checks, verificationCheck(name("verification"), t, t.Phase1Skipped, e.Verification))
+			checks = append(checks, verificationCheck(in, name("verification"), t, t.Phase1Skipped, e.Verification))
 		}
 		if e.Route != "" {
 			got := orNone(t.Route)
@@ -118,7 +118,7 @@ func flowChecks(in *Input) []Check {
 				describeCalls(t.ToolCalls)))
 		}
 		if e.Error != "" {
-			got, reason := finalErrorCode(t)
+			got, reason := finalErrorCode(in, t)
 			checks = append(checks, passFail(name("error"), MetricFlowError, got == e.Error, e.Error, got, reason))
 		}
 		if e.Output != "" {
@@ -222,7 +222,7 @@ func phase1Check(name string, t *trace.Turn) Check {
 // skipped one iff no Phase 1 answer preceded the turn (skipped), otherwise
 // confirmed or corrected; and exactly the expected one when the case names
 // it.
-func verificationCheck(name string, t *trace.Turn, skipped bool, want string) Check {
+func verificationCheck(in *Input, name string, t *trace.Turn, skipped bool, want string) Check {
 	c := Check{Name: name, Metric: MetricFlowVerification}
 	allowed := []string{answer.VerificationConfirmed, answer.VerificationCorrected}
 	why := "a Phase 1 answer preceded this turn, so the sentence must confirm or correct it"
@@ -238,7 +238,7 @@ func verificationCheck(name string, t *trace.Turn, skipped bool, want string) Ch
 		c.Got, c.Reason = "no output", turnFailed(t)
 		return c
 	}
-	got := checkPhase2(t.Output).Verification
+	got := in.CheckPhase2(t.Output).Verification
 	c.Got = got
 	if got == "" {
 		c.Got, c.Reason = "no Verification line", "the final output has no Verification line"
@@ -260,14 +260,14 @@ func verificationCheck(name string, t *trace.Turn, skipped bool, want string) Ch
 }
 
 // finalErrorCode returns the error code of t's final envelope.
-func finalErrorCode(t *trace.Turn) (code, reason string) {
+func finalErrorCode(in *Input, t *trace.Turn) (code, reason string) {
 	switch {
 	case t.Error != "":
 		return "no output", turnFailed(t)
 	case t.Phase != trace.Phase2:
 		return "no envelope", fmt.Sprintf("the turn ran %s, which has no envelope", t.Phase)
 	}
-	rep := checkPhase2(t.Output)
+	rep := in.CheckPhase2(t.Output)
 	if rep.Envelope == nil {
 		return "no envelope", "the final output has no decodable JSON envelope"
 	}

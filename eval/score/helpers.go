@@ -2,12 +2,9 @@ package score
 
 import (
 	"fmt"
-	"slices"
 	"strings"
-	"sync"
 
 	"github.com/searchbench/searchbench/eval/dataset"
-	"github.com/searchbench/searchbench/orchestrator/answer"
 	"github.com/searchbench/searchbench/orchestrator/trace"
 )
 
@@ -120,35 +117,3 @@ func describeCalls(calls []trace.ToolCall) string {
 
 // sent reports whether a tool call reached the provider.
 func sent(c trace.ToolCall) bool { return c.Status == trace.CallOK || c.Status == trace.CallError }
-
-// phase2Cache remembers the last few parsed Phase 2 messages: several
-// scorers parse the same final output of a case, one after the other.
-var phase2Cache struct {
-	sync.Mutex
-	keys []string
-	reps []answer.Phase2Report
-}
-
-const phase2CacheSize = 8
-
-// checkPhase2 is answer.CheckPhase2 through phase2Cache. Callers must not
-// modify the report.
-func checkPhase2(msg string) answer.Phase2Report {
-	c := &phase2Cache
-	c.Lock()
-	if i := slices.Index(c.keys, msg); i >= 0 {
-		rep := c.reps[i]
-		c.Unlock()
-		return rep
-	}
-	c.Unlock()
-	rep := answer.CheckPhase2(msg)
-	c.Lock()
-	if len(c.keys) >= phase2CacheSize {
-		c.keys, c.reps = c.keys[1:], c.reps[1:]
-	}
-	c.keys = append(c.keys, msg)
-	c.reps = append(c.reps, rep)
-	c.Unlock()
-	return rep
-}

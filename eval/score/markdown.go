@@ -33,11 +33,11 @@ func (Markdown) Score(in *Input) (Result, bool) {
 			continue
 		}
 		if modeOf(in, t) == trace.ModeModel && !rawBroken(in, r.N) {
-			if c, ok := markdownCheck(checkName(in, r.N, "raw markdown"), MetricMarkdownRaw, t.RawOutput); ok {
+			if c, ok := markdownCheck(in, checkName(in, r.N, "raw markdown"), MetricMarkdownRaw, t.RawOutput); ok {
 				checks = append(checks, c)
 			}
 		}
-		if c, ok := markdownCheck(checkName(in, r.N, "final markdown"), MetricMarkdownFinal, t.Output); ok {
+		if c, ok := markdownCheck(in, checkName(in, r.N, "final markdown"), MetricMarkdownFinal, t.Output); ok {
 			checks = append(checks, c)
 		}
 	}
@@ -49,8 +49,8 @@ func (Markdown) Score(in *Input) (Result, bool) {
 
 // markdownCheck compares the printed block and render_markdown of msg; it
 // does not apply (false) when msg has no decodable envelope.
-func markdownCheck(name, metric, msg string) (Check, bool) {
-	rep := checkPhase2(msg)
+func markdownCheck(in *Input, name, metric, msg string) (Check, bool) {
+	rep := in.CheckPhase2(msg)
 	if rep.Envelope == nil {
 		return Check{}, false
 	}

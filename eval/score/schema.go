@@ -40,11 +40,11 @@ func (Schema) Score(in *Input) (Result, bool) {
 			if modeOf(in, t) == trace.ModeStructured {
 				decoded, fs = structuredEnvelope(t.RawOutput)
 			} else {
-				decoded, fs = messageEnvelope(t.RawOutput)
+				decoded, fs = messageEnvelope(in, t.RawOutput)
 			}
 			checks = append(checks, envelopeCheck(checkName(in, r.N, "raw envelope"), MetricSchemaRaw, t, decoded, fs))
 		}
-		decoded, fs := messageEnvelope(t.Output)
+		decoded, fs := messageEnvelope(in, t.Output)
 		checks = append(checks, envelopeCheck(checkName(in, r.N, "final envelope"), MetricSchemaFinal, t, decoded, fs))
 	}
 	return NewResult("schema", checks...), true
@@ -53,8 +53,8 @@ func (Schema) Score(in *Input) (Result, bool) {
 // messageEnvelope checks the envelope in a whole Phase 2 message. Without a
 // decodable envelope, the findings that explain why (a missing fence, a
 // syntax error) are returned.
-func messageEnvelope(msg string) (bool, []answer.Finding) {
-	rep := checkPhase2(msg)
+func messageEnvelope(in *Input, msg string) (bool, []answer.Finding) {
+	rep := in.CheckPhase2(msg)
 	fs := violations(rep.Findings, catEnvelope)
 	if rep.Envelope == nil {
 		for _, f := range rep.Findings {

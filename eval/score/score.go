@@ -17,6 +17,7 @@ package score
 
 import (
 	"github.com/searchbench/searchbench/eval/dataset"
+	"github.com/searchbench/searchbench/orchestrator/answer"
 	"github.com/searchbench/searchbench/orchestrator/trace"
 )
 
@@ -28,6 +29,25 @@ type Input struct {
 	Session *trace.Session
 	// Parse is the tool-call extraction of a parser case. Nil otherwise.
 	Parse *ParseOutcome
+
+	// phase2 memoizes CheckPhase2: several scorers and the report's turn
+	// summary read the same messages of a case.
+	phase2 map[string]*answer.Phase2Report
+}
+
+// CheckPhase2 returns answer.CheckPhase2(msg), parsing each distinct
+// message once per case. The report is shared: callers must not modify it.
+// An Input is used by one goroutine at a time.
+func (in *Input) CheckPhase2(msg string) answer.Phase2Report {
+	if rep, ok := in.phase2[msg]; ok {
+		return *rep
+	}
+	rep := answer.CheckPhase2(msg)
+	if in.phase2 == nil {
+		in.phase2 = make(map[string]*answer.Phase2Report, 2)
+	}
+	in.phase2[msg] = &rep
+	return rep
 }
 
 // ParseOutcome is what the configured executor chain extracted from a parser

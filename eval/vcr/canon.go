@@ -2,7 +2,9 @@ package vcr
 
 import (
 	"bytes"
+	"encoding/binary"
 	"slices"
+	"sync"
 	"unicode/utf16"
 	"unicode/utf8"
 )
@@ -29,19 +31,63 @@ func CanonicalBody(body []byte, drop ...string) []byte {
 // secret field to secret, so the recorder can scrub that value wherever else
 // it appears (a server echoing the key, for instance).
 func canonical(body []byte, drop []string, secret func(string)) []byte {
-	if !maybeJSON(body) || !utf8.Valid(body) {
+	c := canonicalizers.Get().(*canonicalizer)
+	defer canonicalizers.Put(c)
+	out, ok := c.run(body, drop, secret)
+	if !ok {
 		return body
 	}
-	c := canonicalizer{in: body, drop: drop, secret: secret, out: make([]byte, 0, len(body))}
+	return bytes.Clone(out)
+}
+
+// canonicalString is the canonical form of body as a string: what replay
+// compares. It is body itself when body is canonical already, as a
+// recorded body usually is.
+func canonicalString(body string, drop []string) string {
+	c := canonicalizers.Get().(*canonicalizer)
+	defer canonicalizers.Put(c)
+	c.src = append(c.src[:0], body...) // the parser reads bytes
+	out, ok := c.run(c.src, drop, nil)
+	if !ok || string(out) == body {
+		return body
+	}
+	return string(out)
+}
+
+// canonicalLive is canonicalString for a live request body, which the
+// replayer owns: it is parsed where it is, without a copy.
+func canonicalLive(body []byte, drop []string) string {
+	c := canonicalizers.Get().(*canonicalizer)
+	defer canonicalizers.Put(c)
+	out, ok := c.run(body, drop, nil)
+	if !ok {
+		out = body
+	}
+	return string(out)
+}
+
+// canonicalizers keeps parsers with their buffers between requests: a long
+// conversation is canonicalised on every model request.
+var canonicalizers = sync.Pool{New: func() any { return new(canonicalizer) }}
+
+// run canonicalises body into c.out, reusing c's buffers. It reports false
+// when body is not canonicalised (see CanonicalBody). c.out is valid until
+// the next run.
+func (c *canonicalizer) run(body []byte, drop []string, secret func(string)) ([]byte, bool) {
+	if !maybeJSON(body) || !utf8.Valid(body) {
+		return nil, false
+	}
+	*c = canonicalizer{in: body, drop: drop, secret: secret,
+		out: c.out[:0], members: c.members[:0], keys: c.keys[:0], tmp: c.tmp[:0], str: c.str[:0], src: c.src}
 	c.ws()
 	if !c.value() {
-		return body
+		return nil, false
 	}
 	c.ws()
 	if c.pos != len(c.in) {
-		return body
+		return nil, false
 	}
-	return c.out
+	return c.out, true
 }
 
 // maybeJSON is a cheap filter that keeps form posts and plain text away from
@@ -76,6 +122,7 @@ type canonicalizer struct {
 	keys    []byte   // decoded keys of members
 	tmp     []byte   // scratch for reordering
 	str     []byte   // decoded value of a secret field
+	src     []byte   // canonicalString's copy of its input
 }
 
 // member is one written object member: its decoded key in keys[k0:k1], and
@@ -322,34 +369,25 @@ func containsKey(list []string, key []byte) bool {
 
 // string reads a JSON string at c.pos, writes it re-escaped to out and,
 // when decoded is not nil, appends its decoded bytes there.
+//
+// Runs of bytes that encoding/json writes as they are (everything but '"',
+// '\\', control bytes and U+2028/U+2029; the body is valid UTF-8) are
+// copied whole; only escapes and those characters are handled one by one.
 func (c *canonicalizer) string(decoded *[]byte) bool {
 	in := c.in
 	i := c.pos + 1
-	// Fast path: nothing to unescape or re-escape, copy as is.
-	for i < len(in) {
-		b := in[i]
-		if b == '"' || b == '\\' || b < 0x20 || b == 0xE2 && isLineSep(in[i:]) {
-			break
-		}
-		i++
-	}
-	if i < len(in) && in[i] == '"' {
-		c.out = append(c.out, in[c.pos:i+1]...)
+	c.out = append(c.out, '"')
+	for {
+		j := safeRun(in, i)
+		c.out = append(c.out, in[i:j]...)
 		if decoded != nil {
-			*decoded = append(*decoded, in[c.pos+1:i]...)
+			*decoded = append(*decoded, in[i:j]...)
 		}
-		c.pos = i + 1
-		return true
-	}
-	// Slow path: decode escapes as encoding/json does (a lone or broken
-	// surrogate becomes U+FFFD) and escape as its encoder does.
-	c.out = append(c.out, in[c.pos:i]...)
-	if decoded != nil {
-		*decoded = append(*decoded, in[c.pos+1:i]...)
-	}
-	for i < len(in) {
-		b := in[i]
-		switch {
+		i = j
+		if i >= len(in) {
+			return false
+		}
+		switch b := in[i]; {
 		case b == '"':
 			c.out = append(c.out, '"')
 			c.pos = i + 1
@@ -376,6 +414,8 @@ func (c *canonicalizer) string(decoded *[]byte) bool {
 			case 't':
 				r, i = '\t', i+2
 			case 'u':
+				// Decode as encoding/json does: a lone or broken surrogate
+				// becomes U+FFFD.
 				r = getu4(in[i:])
 				if r < 0 {
 					return false
@@ -396,16 +436,52 @@ func (c *canonicalizer) string(decoded *[]byte) bool {
 			if decoded != nil {
 				*decoded = utf8.AppendRune(*decoded, r)
 			}
-		default:
-			r, size := utf8.DecodeRune(in[i:]) // valid: the body passed utf8.Valid
-			c.out = appendEscaped(c.out, r)
+		default: // U+2028 or U+2029, which encoding/json escapes
+			c.out = appendEscaped(c.out, rune(0x2028+int(in[i+2]-0xA8)))
 			if decoded != nil {
-				*decoded = append(*decoded, in[i:i+size]...)
+				*decoded = append(*decoded, in[i:i+3]...)
 			}
-			i += size
+			i += 3
 		}
 	}
-	return false
+}
+
+// safeRun returns the end of the run of bytes from in[i] on that a JSON
+// string holds as they are: it stops at '"', '\\', a control byte or the
+// first byte of U+2028/U+2029, or at len(in).
+func safeRun(in []byte, i int) int {
+	// Eight bytes at a time while none of them is special: the long
+	// strings of a request (system prompts, tool results) are mostly plain
+	// text.
+	for ; i+8 <= len(in); i += 8 {
+		if hasSpecial(binary.LittleEndian.Uint64(in[i:])) {
+			break
+		}
+	}
+	for ; i < len(in); i++ {
+		b := in[i]
+		if b == '"' || b == '\\' || b < 0x20 || b == 0xE2 && isLineSep(in[i:]) {
+			break
+		}
+	}
+	return i
+}
+
+// hasSpecial reports whether one of the eight bytes of x may end a safe
+// run: a '"', a '\\', a byte below 0x20 or an 0xE2 (which may start U+2028
+// or U+2029). It may report true for a run that is safe after all (an 0xE2
+// of another character); safeRun then checks those bytes one by one.
+func hasSpecial(x uint64) bool {
+	const (
+		lo = 0x0101010101010101
+		hi = 0x8080808080808080
+	)
+	// (v-lo)&^v&hi is non-zero when a byte of v is zero, and
+	// (x-lo*0x20)&^x&hi when a byte of x is below 0x20.
+	q := x ^ (lo * '"')
+	b := x ^ (lo * '\\')
+	e := x ^ (lo * 0xE2)
+	return ((q-lo)&^q|(b-lo)&^b|(e-lo)&^e|(x-lo*0x20)&^x)&hi != 0
 }
 
 // isLineSep reports whether b starts with U+2028 or U+2029, which

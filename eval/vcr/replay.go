@@ -47,7 +47,11 @@ type Replayer struct {
 	mu     sync.Mutex
 	cas    *cassette.Cassette
 	groups map[string][]int // method+" "+URL -> interaction indexes, in recorded order
-	used   []bool
+	// exact indexes the interactions by request line and body as stored,
+	// in recorded order: a body recorded canonical matches a live one with
+	// one lookup, whatever the recorded order of its group.
+	exact map[matchKey][]int
+	used  []bool
 	// canon caches the canonical form of a recorded body that was not
 	// stored canonical (hand-edited, or recorded with other options).
 	canon  map[int]string
@@ -83,21 +87,27 @@ func OpenReplayWith(path string, opts ReplayOptions) (*Replayer, error) {
 		drop:   drop,
 		cas:    c,
 		groups: make(map[string][]int, len(c.Interactions)),
+		exact:  make(map[matchKey][]int, len(c.Interactions)),
 		used:   make([]bool, len(c.Interactions)),
 	}
 	for i, in := range c.Interactions {
 		k := in.Request.Method + " " + in.Request.URL
 		r.groups[k] = append(r.groups[k], i)
+		mk := matchKey{k, in.Request.Body}
+		r.exact[mk] = append(r.exact[mk], i)
 	}
 	return r, nil
 }
+
+// matchKey is a request line ("POST https://…") and a request body.
+type matchKey struct{ line, body string }
 
 // RoundTrip answers req with the first unused recorded interaction whose
 // method, URL and canonical body match, or fails with a *MissError.
 func (r *Replayer) RoundTrip(req *http.Request) (*http.Response, error) {
 	var body []byte
 	if req.Body != nil {
-		b, err := io.ReadAll(req.Body)
+		b, err := readAll(req.Body, req.ContentLength)
 		req.Body.Close()
 		if err != nil {
 			return nil, fmt.Errorf("replaying %s: reading body of %s %s: %w", r.path, req.Method, redactURL(req.URL), err)
@@ -107,7 +117,7 @@ func (r *Replayer) RoundTrip(req *http.Request) (*http.Response, error) {
 	if err := req.Context().Err(); err != nil {
 		return nil, err
 	}
-	live := string(CanonicalBody(body, r.drop...))
+	live := canonicalLive(body, r.drop)
 	target := req.URL.String()
 
 	r.mu.Lock()
@@ -115,12 +125,30 @@ func (r *Replayer) RoundTrip(req *http.Request) (*http.Response, error) {
 	if r.closed {
 		return nil, fmt.Errorf("replaying %s: %s %s after Close", r.path, req.Method, redactURL(req.URL))
 	}
-	for _, i := range r.groups[req.Method+" "+target] {
-		if r.used[i] || r.recordedBody(i) != live && r.canonicalBody(i) != live {
-			continue
+	line := req.Method + " " + target
+	// Bodies are recorded canonical, so the first unused interaction stored
+	// with exactly the live canonical body is the match, found with one
+	// lookup. Only unused interactions recorded before it with another
+	// body are canonicalised, in case a hand edit left one non-canonical.
+	first := -1
+	for _, i := range r.exact[matchKey{line, live}] {
+		if !r.used[i] {
+			first = i
+			break
 		}
-		r.used[i] = true
-		return response(r.cas.Interactions[i], req), nil
+	}
+	for _, i := range r.groups[line] {
+		if first >= 0 && i >= first {
+			break
+		}
+		if !r.used[i] && r.canonicalBody(i) == live {
+			first = i
+			break
+		}
+	}
+	if first >= 0 {
+		r.used[first] = true
+		return response(r.cas.Interactions[first], req), nil
 	}
 	return nil, r.miss(req.Method, req.URL, live)
 }
@@ -139,10 +167,31 @@ func (r *Replayer) canonicalBody(i int) string {
 	if r.canon == nil {
 		r.canon = make(map[int]string)
 	}
-	b := r.recordedBody(i)
-	c := string(CanonicalBody([]byte(b), r.drop...))
+	c := canonicalString(r.recordedBody(i), r.drop)
 	r.canon[i] = c
 	return c
+}
+
+// readAll is io.ReadAll starting with room for n bytes (the request's
+// ContentLength; -1 when unknown), so a long body is not copied as it grows.
+func readAll(r io.Reader, n int64) ([]byte, error) {
+	if n <= 0 || n > 64<<20 {
+		n = 511 // io.ReadAll's first size
+	}
+	b := make([]byte, 0, n+1) // +1: room for the read that sees EOF
+	for {
+		m, err := r.Read(b[len(b):cap(b)])
+		b = b[:len(b)+m]
+		if err != nil {
+			if err == io.EOF {
+				err = nil
+			}
+			return b, err
+		}
+		if len(b) == cap(b) {
+			b = append(b, 0)[:len(b)]
+		}
+	}
 }
 
 func response(in *cassette.Interaction, req *http.Request) *http.Response {

@@ -7,11 +7,14 @@ import (
 	"fmt"
 	"io"
 	"slices"
+	"strconv"
 	"time"
+	"unicode/utf8"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
 	"golang.org/x/net/idna"
 
+	"github.com/searchbench/searchbench/internal/jsonx"
 	"github.com/searchbench/searchbench/internal/textdiff"
 )
 
@@ -50,7 +53,7 @@ func CheckEnvelope(raw []byte) (*Envelope, []Finding) {
 
 func checkEnvelope(raw []byte) envelopeResult {
 	res := envelopeResult{syntaxOffset: -1}
-	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(raw))
+	doc, err := decodeDoc(raw)
 	if err != nil {
 		res.syntaxOffset = syntaxOffset(raw, err)
 		res.findings = append(res.findings, finding("json.syntax", fmt.Sprintf("byte %d", res.syntaxOffset),
@@ -78,6 +81,17 @@ func checkEnvelope(raw []byte) envelopeResult {
 	return res
 }
 
+// decodeDoc decodes raw as jsonschema.UnmarshalJSON does (UseNumber, no
+// trailing data), reading the usual envelope in one pass and leaving
+// anything else, errors included, to that function.
+func decodeDoc(raw []byte) (any, error) {
+	r := jsonx.NewReader(raw)
+	if doc, ok := r.Any(); ok && r.End() {
+		return doc, nil
+	}
+	return jsonschema.UnmarshalJSON(bytes.NewReader(raw))
+}
+
 // syntaxOffset finds where decoding failed: the decoder's offset for a
 // syntax error, the end of the first value for trailing data.
 func syntaxOffset(raw []byte, err error) int {
@@ -96,51 +110,173 @@ func syntaxOffset(raw []byte, err error) int {
 	return 0
 }
 
-// duplicateKeys walks raw's tokens and reports every repeated object key.
-// raw is known to be valid JSON.
+// duplicateKeys reports every repeated object key of raw, in document
+// order. raw is known to be valid JSON (it decoded), so a plain scan does:
+// encoding/json's token reader, used before, cost more than the decoding.
 func duplicateKeys(raw []byte) []Finding {
-	d := json.NewDecoder(bytes.NewReader(raw))
-	d.UseNumber()
-	var fs []Finding
-	var walk func(path []string) error
-	walk = func(path []string) error {
-		tok, err := d.Token()
-		if err != nil {
-			return err
+	d := dupScanner{in: raw}
+	d.value()
+	return d.fs
+}
+
+// dupScanner walks valid JSON, remembering the path to the current value.
+// On anything unexpected it stops, keeping what it found.
+type dupScanner struct {
+	in   []byte
+	pos  int
+	path []pathElem
+	fs   []Finding
+	bad  bool
+}
+
+// pathElem is an object key (decoded) or, when key is nil, an array index.
+type pathElem struct {
+	key []byte
+	idx int
+}
+
+func (d *dupScanner) pointer(last []byte) string {
+	tokens := make([]string, 0, len(d.path)+1)
+	for _, e := range d.path {
+		if e.key == nil {
+			tokens = append(tokens, strconv.Itoa(e.idx))
+		} else {
+			tokens = append(tokens, string(e.key))
 		}
-		switch tok {
-		case json.Delim('{'):
-			seen := map[string]bool{}
-			for d.More() {
-				kt, err := d.Token()
-				if err != nil {
-					return err
-				}
-				k, _ := kt.(string)
-				if seen[k] {
-					fs = append(fs, finding("json.duplicate_key", pointer(append(path, k)...),
-						fmt.Sprintf("key %q appears more than once in this object", k)))
-				}
-				seen[k] = true
-				if err := walk(append(path, k)); err != nil {
-					return err
-				}
-			}
-			_, err = d.Token()
-			return err
-		case json.Delim('['):
-			for i := 0; d.More(); i++ {
-				if err := walk(append(path, fmt.Sprint(i))); err != nil {
-					return err
-				}
-			}
-			_, err = d.Token()
-			return err
+	}
+	return pointer(append(tokens, string(last))...)
+}
+
+func (d *dupScanner) ws() {
+	for d.pos < len(d.in) {
+		switch d.in[d.pos] {
+		case ' ', '\t', '\n', '\r':
+			d.pos++
+		default:
+			return
 		}
+	}
+}
+
+// next skips white space and returns the next byte, or 0 at the end.
+func (d *dupScanner) next() byte {
+	d.ws()
+	if d.pos >= len(d.in) {
+		d.bad = true
+		return 0
+	}
+	return d.in[d.pos]
+}
+
+func (d *dupScanner) value() {
+	switch d.next() {
+	case '{':
+		d.object()
+	case '[':
+		d.array()
+	case '"':
+		d.str()
+	default: // a number or literal: up to the next delimiter
+		for d.pos < len(d.in) {
+			switch d.in[d.pos] {
+			case ',', ']', '}', ' ', '\t', '\r', '\n':
+				return
+			}
+			d.pos++
+		}
+	}
+}
+
+func (d *dupScanner) object() {
+	d.pos++ // {
+	var keys [][]byte
+	if d.next() == '}' {
+		d.pos++
+		return
+	}
+	for !d.bad {
+		if d.next() != '"' {
+			d.bad = true
+			return
+		}
+		k := d.str()
+		if slices.ContainsFunc(keys, func(x []byte) bool { return bytes.Equal(x, k) }) {
+			d.fs = append(d.fs, finding("json.duplicate_key", d.pointer(k),
+				fmt.Sprintf("key %q appears more than once in this object", k)))
+		}
+		if k == nil {
+			k = []byte{} // nil marks an array index in the path
+		}
+		keys = append(keys, k)
+		if d.next() != ':' {
+			d.bad = true
+			return
+		}
+		d.pos++
+		d.path = append(d.path, pathElem{key: k})
+		d.value()
+		d.path = d.path[:len(d.path)-1]
+		switch d.next() {
+		case ',':
+			d.pos++
+		case '}':
+			d.pos++
+			return
+		default:
+			d.bad = true
+		}
+	}
+}
+
+func (d *dupScanner) array() {
+	d.pos++ // [
+	if d.next() == ']' {
+		d.pos++
+		return
+	}
+	for i := 0; !d.bad; i++ {
+		d.path = append(d.path, pathElem{idx: i})
+		d.value()
+		d.path = d.path[:len(d.path)-1]
+		switch d.next() {
+		case ',':
+			d.pos++
+		case ']':
+			d.pos++
+			return
+		default:
+			d.bad = true
+		}
+	}
+}
+
+// str reads the string at d.pos and returns it decoded as encoding/json
+// decodes it: the bytes of the input when it holds no escape, else a copy.
+func (d *dupScanner) str() []byte {
+	start := d.pos
+	i := start + 1
+	escaped := false
+	for ; i < len(d.in) && d.in[i] != '"'; i++ {
+		if d.in[i] == '\\' {
+			escaped = true
+			i++
+		}
+	}
+	if i >= len(d.in) {
+		d.bad = true
+		d.pos = len(d.in)
 		return nil
 	}
-	_ = walk(nil) // raw already decoded once: no error can occur
-	return fs
+	d.pos = i + 1
+	lit := d.in[start+1 : i]
+	if !escaped && utf8.Valid(lit) {
+		return lit
+	}
+	var s string
+	if err := json.Unmarshal(d.in[start:i+1], &s); err != nil {
+		d.bad = true
+	}
+	return []byte(s)
 }
 
 // envelopeFrom converts a generic JSON document into an Envelope. Keys match

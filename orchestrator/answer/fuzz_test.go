@@ -1,6 +1,9 @@
 package answer
 
 import (
+	"bytes"
+	"encoding/json"
+	"fmt"
 	"reflect"
 	"strings"
 	"testing"
@@ -119,4 +122,68 @@ func FuzzCanonicalURL(f *testing.F) {
 			t.Fatalf("CanonicalURL not idempotent: %q -> %q -> %q (%v)", u, c, c2, err)
 		}
 	})
+}
+
+// FuzzDuplicateKeys checks the duplicate-key scan against encoding/json's
+// token reader, which it replaced for speed, on every valid JSON document.
+func FuzzDuplicateKeys(f *testing.F) {
+	f.Add(`{"a":1,"a":2}`)
+	f.Add(`{"data":{"bullets":[{"text":"x","text":"y"}],"sources":[]},"error":{"code":"NONE","code":"NONE"}}`)
+	f.Add(`[{"k\u0041":1,"kA":2},{"\ud800":1,"\ufffd":2}]`)
+	f.Add(" { \"a\" : [ 1 , -2.5e3 , true , null , \"s\\\"\" ] , \"b/~\" : { } , \"b/~\" : [ ] } ")
+	f.Fuzz(func(t *testing.T, doc string) {
+		if !json.Valid([]byte(doc)) {
+			return
+		}
+		got, want := duplicateKeys([]byte(doc)), duplicateKeysByTokens([]byte(doc))
+		if !reflect.DeepEqual(got, want) {
+			t.Fatalf("duplicateKeys(%q)\n got %+v\nwant %+v", doc, got, want)
+		}
+	})
+}
+
+// duplicateKeysByTokens is the reference: a walk over encoding/json tokens.
+func duplicateKeysByTokens(raw []byte) []Finding {
+	d := json.NewDecoder(bytes.NewReader(raw))
+	d.UseNumber()
+	var fs []Finding
+	var walk func(path []string) error
+	walk = func(path []string) error {
+		tok, err := d.Token()
+		if err != nil {
+			return err
+		}
+		switch tok {
+		case json.Delim('{'):
+			seen := map[string]bool{}
+			for d.More() {
+				kt, err := d.Token()
+				if err != nil {
+					return err
+				}
+				k, _ := kt.(string)
+				if seen[k] {
+					fs = append(fs, finding("json.duplicate_key", pointer(append(path, k)...),
+						fmt.Sprintf("key %q appears more than once in this object", k)))
+				}
+				seen[k] = true
+				if err := walk(append(path, k)); err != nil {
+					return err
+				}
+			}
+			_, err = d.Token()
+			return err
+		case json.Delim('['):
+			for i := 0; d.More(); i++ {
+				if err := walk(append(path, fmt.Sprint(i))); err != nil {
+					return err
+				}
+			}
+			_, err = d.Token()
+			return err
+		}
+		return nil
+	}
+	_ = walk(nil)
+	return fs
 }

@@ -153,8 +153,13 @@ func pointer(tokens ...string) string {
 }
 
 func escapeToken(t string) string {
-	return strings.NewReplacer("~", "~0", "/", "~1").Replace(t)
+	if !strings.ContainsAny(t, "~/") {
+		return t // the usual case, without building a replacer
+	}
+	return tokenEscaper.Replace(t)
 }
+
+var tokenEscaper = strings.NewReplacer("~", "~0", "/", "~1")
 
 // jsonValue shows a decoded JSON value in a message.
 func jsonValue(v any) string {

@@ -102,13 +102,16 @@ func countWords(s string) int {
 // characters other than tab and CR.
 func invisibleIn(s string) []string {
 	var out []string
-	seen := map[rune]bool{}
+	var seen map[rune]bool
 	for _, r := range s {
-		if r == '\t' || r == '\r' || r == ' ' || seen[r] {
-			continue
+		if r > ' ' && r < 0x7f || r == '\t' || r == '\r' || r == ' ' || seen[r] {
+			continue // printable ASCII, the bulk of any message, is never invisible
 		}
 		if r == utf8.RuneError || !(unicode.Is(unicode.Zs, r) || unicode.Is(unicode.Cf, r) || unicode.Is(unicode.Cc, r) || r == '\u2028' || r == '\u2029') {
 			continue
+		}
+		if seen == nil {
+			seen = map[rune]bool{}
 		}
 		seen[r] = true
 		out = append(out, textdiff.Visible(string(r)))

@@ -203,7 +203,7 @@ func (c *Client) once(ctx context.Context, rawURL string, headers http.Header, p
 		return 0, nil, nil, attemptErr(actx, ctx, timeout, err)
 	}
 	defer resp.Body.Close()
-	body, err := io.ReadAll(io.LimitReader(resp.Body, MaxResponseBytes+1))
+	body, err := readAll(io.LimitReader(resp.Body, MaxResponseBytes+1), resp.ContentLength)
 	if err != nil {
 		return resp.StatusCode, resp.Header, nil, attemptErr(actx, ctx, timeout, fmt.Errorf("read response body: %w", err))
 	}
@@ -211,6 +211,28 @@ func (c *Client) once(ctx context.Context, rawURL string, headers http.Header, p
 		return resp.StatusCode, resp.Header, nil, fmt.Errorf("response body larger than %d bytes", MaxResponseBytes)
 	}
 	return resp.StatusCode, resp.Header, body, nil
+}
+
+// readAll is io.ReadAll starting with room for n bytes (the response's
+// ContentLength; -1 when unknown), so a long body is not copied as it grows.
+func readAll(r io.Reader, n int64) ([]byte, error) {
+	if n <= 0 || n > MaxResponseBytes {
+		n = 511 // io.ReadAll's first size
+	}
+	b := make([]byte, 0, n+1) // +1: room for the read that sees EOF
+	for {
+		m, err := r.Read(b[len(b):cap(b)])
+		b = b[:len(b)+m]
+		if err != nil {
+			if err == io.EOF {
+				err = nil
+			}
+			return b, err
+		}
+		if len(b) == cap(b) {
+			b = append(b, 0)[:len(b)]
+		}
+	}
 }
 
 // errAttemptTimeout marks an attempt that ran out of its own time while the

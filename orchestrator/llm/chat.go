@@ -6,6 +6,9 @@ import (
 	"errors"
 	"fmt"
 	"sort"
+	"strings"
+	"sync"
+	"unicode/utf8"
 )
 
 // Message roles.
@@ -131,18 +134,44 @@ func (f *FunctionCall) UnmarshalJSON(b []byte) error {
 		return err
 	}
 	f.Name = w.Name
+	return f.setArguments(w.Arguments)
+}
+
+// setArguments sets Arguments from the JSON value of "arguments".
+func (f *FunctionCall) setArguments(raw json.RawMessage) error {
 	f.Arguments = ""
-	args := bytes.TrimSpace(w.Arguments)
+	args := bytes.TrimSpace(raw)
 	switch {
 	case len(args) == 0 || string(args) == "null":
 	case args[0] == '"':
 		if err := json.Unmarshal(args, &f.Arguments); err != nil {
-			return fmt.Errorf("tool call %q arguments: %w", w.Name, err)
+			return fmt.Errorf("tool call %q arguments: %w", f.Name, err)
 		}
 	default:
-		f.Arguments = string(args)
+		// Kept as text; invalid UTF-8 reads as U+FFFD, as it does inside a
+		// JSON string, so the call survives a round trip through JSON.
+		f.Arguments = validUTF8(args)
 	}
 	return nil
+}
+
+// validUTF8 returns b as a string with each byte that is not part of valid
+// UTF-8 replaced by U+FFFD, as encoding/json decodes strings.
+func validUTF8(b []byte) string {
+	if utf8.Valid(b) {
+		return string(b)
+	}
+	var sb strings.Builder
+	for len(b) > 0 {
+		r, n := utf8.DecodeRune(b)
+		if r == utf8.RuneError && n == 1 {
+			sb.WriteRune(utf8.RuneError)
+		} else {
+			sb.Write(b[:n])
+		}
+		b = b[n:]
+	}
+	return sb.String()
 }
 
 // ToolChoice is tool_choice: one of the modes "none", "auto" and
@@ -200,12 +229,15 @@ func JSONSchemaFormat(name string, schema json.RawMessage) *ResponseFormat {
 // body encodes the request as sent: struct fields in declaration order,
 // then Extra keys in sorted order, so equal requests give equal bytes.
 func (r *ChatRequest) body() ([]byte, error) {
-	base, err := marshal(r)
+	buf := bodyBuffers.Get().(*[]byte)
+	defer bodyBuffers.Put(buf)
+	base, err := appendRequest((*buf)[:0], r)
 	if err != nil {
 		return nil, err
 	}
+	*buf = base
 	if len(r.Extra) == 0 {
-		return base, nil
+		return bytes.Clone(base), nil
 	}
 	keys := make([]string, 0, len(r.Extra))
 	for k := range r.Extra {
@@ -237,6 +269,11 @@ func (r *ChatRequest) body() ([]byte, error) {
 	out.WriteByte('}')
 	return out.Bytes(), nil
 }
+
+// bodyBuffers keeps encoding buffers between requests: every request of a
+// conversation re-sends it whole, so the buffer would otherwise grow from
+// nothing to the size of the conversation each time.
+var bodyBuffers = sync.Pool{New: func() any { return new([]byte) }}
 
 // isField reports whether k is a top-level field of ChatRequest, set or not.
 func isField(k string) bool {

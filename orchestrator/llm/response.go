@@ -7,6 +7,7 @@ import (
 	"math"
 	"strings"
 
+	"github.com/searchbench/searchbench/internal/jsonx"
 	"github.com/searchbench/searchbench/orchestrator/httpx"
 )
 
@@ -146,12 +147,269 @@ func (r *ChatResponse) First() Choice {
 // DecodeResponse decodes a chat completion body. A body without choices is
 // an error: there is nothing to act on.
 func DecodeResponse(body []byte) (*ChatResponse, error) {
-	var r ChatResponse
-	if err := json.Unmarshal(body, &r); err != nil {
-		return nil, err
+	r, ok := decodeFast(body)
+	if !ok {
+		// The general path, which also words every error.
+		r = new(ChatResponse)
+		if err := json.Unmarshal(body, r); err != nil {
+			return nil, err
+		}
 	}
 	if len(r.Choices) == 0 {
 		return nil, errors.New("no choices in the response")
 	}
-	return &r, nil
+	return r, nil
+}
+
+// decodeFast reads the usual response in one pass: an object whose choices
+// each have a message with string or null content. Anything else (a
+// malformed body, a key that matches a field only case-insensitively, a
+// repeated field, content as a list of parts, a choice without a message)
+// reports false, and the general path decodes the body instead, with the
+// result and errors it always had; FuzzDecodeResponse checks that the two
+// agree. The general path's nested UnmarshalJSON methods validate and
+// decode every message and its content several times over.
+func decodeFast(body []byte) (*ChatResponse, bool) {
+	r := jsonx.NewReader(body)
+	resp := &ChatResponse{}
+	var seen jsonx.Fields
+	ok := r.Object(func(key []byte) bool {
+		switch string(key) {
+		case "id":
+			return seen.Once(0) && r.StringInto(&resp.ID)
+		case "model":
+			return seen.Once(1) && r.StringInto(&resp.Model)
+		case "system_fingerprint":
+			return seen.Once(2) && r.StringInto(&resp.SystemFingerprint)
+		case "choices":
+			if !seen.Once(3) {
+				return false
+			}
+			if r.Null() {
+				return true
+			}
+			resp.Choices = []Choice{} // "[]" decodes to an empty, non-nil slice
+			return r.Array(func() bool {
+				c, ok := readChoice(r)
+				resp.Choices = append(resp.Choices, c)
+				return ok
+			})
+		case "usage":
+			return seen.Once(4) && (r.Null() || readUsage(r, &resp.Usage))
+		case "time_info":
+			if !seen.Once(5) {
+				return false
+			}
+			if r.Null() {
+				return true
+			}
+			resp.TimeInfo = &TimeInfo{}
+			return readTimeInfo(r, resp.TimeInfo)
+		}
+		return r.SkipUnknown(key, "id", "model", "system_fingerprint", "choices", "usage", "time_info")
+	})
+	if !ok || !r.End() {
+		return nil, false
+	}
+	return resp, true
+}
+
+func readChoice(r *jsonx.Reader) (Choice, bool) {
+	var c Choice
+	var seen jsonx.Fields
+	hasMessage := false
+	ok := r.Object(func(key []byte) bool {
+		switch string(key) {
+		case "index":
+			if !seen.Once(0) {
+				return false
+			}
+			if r.Null() {
+				return true
+			}
+			n, ok := r.Int()
+			c.Index = n
+			return ok
+		case "message":
+			if !seen.Once(1) || r.Null() {
+				return false // a null message decodes differently from an absent one
+			}
+			hasMessage = true
+			return readMessage(r, &c.Message)
+		case "finish_reason":
+			return seen.Once(2) && r.StringInto(&c.FinishReason)
+		}
+		return r.SkipUnknown(key, "index", "message", "finish_reason")
+	})
+	return c, ok && hasMessage
+}
+
+func readMessage(r *jsonx.Reader, m *ResponseMessage) bool {
+	var seen jsonx.Fields
+	var reasoning, reasoningContent *string
+	content := false
+	ok := r.Object(func(key []byte) bool {
+		switch string(key) {
+		case "role":
+			return seen.Once(0) && r.StringInto(&m.Role)
+		case "content":
+			if !seen.Once(1) {
+				return false
+			}
+			if r.Null() {
+				return true
+			}
+			v, ok := r.String() // a list of parts is left to the general path
+			m.Content, content = v, true
+			return ok
+		case "reasoning":
+			if !seen.Once(2) {
+				return false
+			}
+			if r.Null() {
+				return true
+			}
+			v, ok := r.String()
+			reasoning = &v
+			return ok
+		case "reasoning_content":
+			if !seen.Once(3) {
+				return false
+			}
+			if r.Null() {
+				return true
+			}
+			v, ok := r.String()
+			reasoningContent = &v
+			return ok
+		case "tool_calls":
+			if !seen.Once(4) {
+				return false
+			}
+			if r.Null() {
+				return true
+			}
+			var calls []ToolCall
+			ok := r.Array(func() bool {
+				tc, ok := readToolCall(r)
+				calls = append(calls, tc)
+				return ok
+			})
+			if len(calls) > 0 {
+				m.ToolCalls = calls
+			}
+			return ok
+		}
+		return r.SkipUnknown(key, "role", "content", "reasoning", "reasoning_content", "tool_calls")
+	})
+	m.ContentNull = !content
+	if reasoning != nil && *reasoning != "" {
+		m.Reasoning = *reasoning
+	} else if reasoningContent != nil {
+		m.Reasoning = *reasoningContent
+	}
+	return ok
+}
+
+func readToolCall(r *jsonx.Reader) (ToolCall, bool) {
+	var tc ToolCall
+	var seen jsonx.Fields
+	ok := r.Object(func(key []byte) bool {
+		switch string(key) {
+		case "id":
+			return seen.Once(0) && r.StringInto(&tc.ID)
+		case "type":
+			return seen.Once(1) && r.StringInto(&tc.Type)
+		case "function":
+			if !seen.Once(2) || r.Null() {
+				return false
+			}
+			var fs jsonx.Fields
+			var args []byte
+			ok := r.Object(func(key []byte) bool {
+				switch string(key) {
+				case "name":
+					return fs.Once(0) && r.StringInto(&tc.Function.Name)
+				case "arguments":
+					if !fs.Once(1) {
+						return false
+					}
+					raw, ok := r.Raw()
+					args = raw
+					return ok
+				}
+				return r.SkipUnknown(key, "name", "arguments")
+			})
+			return ok && tc.Function.setArguments(args) == nil
+		}
+		return r.SkipUnknown(key, "id", "type", "function")
+	})
+	return tc, ok
+}
+
+func readUsage(r *jsonx.Reader, u *Usage) bool {
+	var seen jsonx.Fields
+	return r.Object(func(key []byte) bool {
+		var dst *int
+		switch string(key) {
+		case "prompt_tokens":
+			dst = &u.PromptTokens
+		case "completion_tokens":
+			dst = &u.CompletionTokens
+		case "total_tokens":
+			dst = &u.TotalTokens
+		default:
+			return r.SkipUnknown(key, "prompt_tokens", "completion_tokens", "total_tokens")
+		}
+		if !seen.Once(fieldIndex(key)) {
+			return false
+		}
+		if r.Null() {
+			return true
+		}
+		n, ok := r.Int()
+		*dst = n
+		return ok
+	})
+}
+
+func readTimeInfo(r *jsonx.Reader, t *TimeInfo) bool {
+	var seen jsonx.Fields
+	return r.Object(func(key []byte) bool {
+		var dst *float64
+		switch string(key) {
+		case "queue_time":
+			dst = &t.QueueTime
+		case "prompt_time":
+			dst = &t.PromptTime
+		case "completion_time":
+			dst = &t.CompletionTime
+		case "total_time":
+			dst = &t.TotalTime
+		default:
+			return r.SkipUnknown(key, "queue_time", "prompt_time", "completion_time", "total_time")
+		}
+		if !seen.Once(fieldIndex(key)) {
+			return false
+		}
+		if r.Null() {
+			return true
+		}
+		f, ok := r.Float()
+		*dst = f
+		return ok
+	})
+}
+
+// fieldIndex numbers the numeric fields of Usage and TimeInfo for fields.
+func fieldIndex(key []byte) int {
+	switch string(key) {
+	case "prompt_tokens", "queue_time":
+		return 0
+	case "completion_tokens", "prompt_time":
+		return 1
+	case "total_tokens", "completion_time":
+		return 2
+	}
+	return 3
 }

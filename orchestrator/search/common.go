@@ -55,6 +55,9 @@ func postJSON(ctx context.Context, c *httpx.Client, url string, h http.Header, r
 	if err != nil {
 		return attempts, err
 	}
+	if fd, ok := resp.(fastDecoder); ok && fd.decodeFast(body) {
+		return attempts, nil
+	}
 	if err := json.Unmarshal(body, resp); err != nil {
 		return attempts, httpx.WithAttempts(http.MethodPost, url, attempts, fmt.Errorf("decode %s response (%d bytes): %w", provider, len(body), err))
 	}

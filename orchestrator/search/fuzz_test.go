@@ -2,6 +2,9 @@ package search
 
 import (
 	"encoding/json"
+	"os"
+	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -10,9 +13,13 @@ import (
 // FuzzDecodeTavily checks the tolerant decoders never panic and that
 // Results keeps one entry per hit.
 func FuzzDecodeTavily(f *testing.F) {
+	addWire(f, "tavily-search.json", "tavily-search-news.json")
 	f.Add([]byte(`{"results":[{"title":"t","url":"u","content":"c","score":"0.5"}],"images":["a",{"url":"b"}],"response_time":"1.2"}`))
+	f.Add([]byte(`{"query":"q","answer":null,"results":[null,{"Title":"T","score":1e2,"published_date":"2024"}],"usage":{"credits":1},"request_id":"r","response_time":1.67}`))
 	f.Fuzz(func(t *testing.T, body []byte) {
 		var r TavilyResponse
+		checkFast(t, body, &r, &TavilyResponse{})
+		r = TavilyResponse{}
 		if json.Unmarshal(body, &r) != nil {
 			return
 		}
@@ -25,9 +32,13 @@ func FuzzDecodeTavily(f *testing.F) {
 
 // FuzzDecodeExa is FuzzDecodeTavily for Exa.
 func FuzzDecodeExa(f *testing.F) {
+	addWire(f, "exa-search.json")
 	f.Add([]byte(`{"results":[{"title":null,"url":"https://x.example/","highlights":["a","b"],"score":null}],"searchTime":"3"}`))
+	f.Add([]byte(`{"requestId":"x","resolvedSearchType":"neural","results":[{"id":"1","url":"u","title":"t","publishedDate":"2023-11-16T01:36:32.547Z","author":"","score":0.5,"text":"x","highlightScores":[1],"summary":"s"}],"searchTime":312.5,"costDollars":{"total":0.007}}`))
 	f.Fuzz(func(t *testing.T, body []byte) {
 		var r ExaResponse
+		checkFast(t, body, &r, &ExaResponse{})
+		r = ExaResponse{}
 		if json.Unmarshal(body, &r) != nil {
 			return
 		}
@@ -89,4 +100,33 @@ func FuzzFormat(f *testing.F) {
 			t.Fatal("SystemMessage does not wrap the block")
 		}
 	})
+}
+
+// checkFast checks that where the fast path decodes body into fast, the
+// general path (json.Unmarshal into slow) succeeds with the same value.
+func checkFast[T any, P interface {
+	*T
+	fastDecoder
+}](t *testing.T, body []byte, fast, slow P) {
+	t.Helper()
+	if !fast.decodeFast(body) {
+		return
+	}
+	if err := json.Unmarshal(body, slow); err != nil {
+		t.Fatalf("fast path decoded %q, general path failed: %v", body, err)
+	}
+	if !reflect.DeepEqual(*fast, *slow) {
+		t.Fatalf("fast and general paths differ on %q:\n%#v\n%#v", body, *fast, *slow)
+	}
+}
+
+// addWire seeds f with the documented responses in testdata/wire.
+func addWire(f *testing.F, names ...string) {
+	for _, n := range names {
+		b, err := os.ReadFile(filepath.Join("testdata", "wire", n))
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(b)
+	}
 }

@@ -57,7 +57,7 @@ func score1(seq int, c *dataset.Case, s *trace.Session, runErr error) *report.Ca
 			results = append(results, r)
 		}
 	}
-	return report.NewCaseRecord(seq, score.InfoOf(c), s, results, runErr)
+	return report.NewCaseRecord(seq, in, results, runErr)
 }
 
 // Routing returns a scored routing case labelled label whose Phase 2 turn

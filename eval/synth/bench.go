@@ -1,0 +1,142 @@
+package synth
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"testing"
+	"time"
+
+	"gopkg.in/dnaeon/go-vcr.v4/pkg/cassette"
+
+	"github.com/searchbench/searchbench/eval/dataset"
+	"github.com/searchbench/searchbench/eval/report"
+	evalrun "github.com/searchbench/searchbench/eval/run"
+	"github.com/searchbench/searchbench/eval/score"
+	"github.com/searchbench/searchbench/eval/vcr"
+	"github.com/searchbench/searchbench/orchestrator/executor"
+)
+
+// Set is a generated set loaded for benchmarking: its cases in run order
+// and the cassette files they replay.
+type Set struct {
+	Dir       string
+	Items     []evalrun.Item
+	Cassettes []string // one per routing and flows case, in run order
+}
+
+// Load reads the set that Generate wrote into dir.
+func Load(dir string) (*Set, error) {
+	sets, err := dataset.LoadDir(filepath.Join(dir, DatasetsDir))
+	if err != nil {
+		return nil, err
+	}
+	s := &Set{Dir: dir, Items: evalrun.Plan(sets, dataset.Filter{}, dataset.Shard{K: 1, N: 1})}
+	for _, it := range s.Items {
+		if evalrun.NeedsTraffic(it.Case) {
+			s.Cassettes = append(s.Cassettes, vcr.Path(filepath.Join(dir, CassettesDir), Variant, it.Case.Dataset, it.Case.ID))
+		}
+	}
+	return s, nil
+}
+
+// Replay replays and scores every case of s once, on one goroutine, and
+// streams the records to w. It fails when any case could not run: a
+// benchmark of a broken replay measures nothing.
+func (s *Set) Replay(w report.Writer) error {
+	p, err := executor.New(executor.DefaultConfig().Parser)
+	if err != nil {
+		return err
+	}
+	sum, err := evalrun.Replay(context.Background(), s.Items, evalrun.Options{
+		Variant:   Variant,
+		Cassettes: filepath.Join(s.Dir, CassettesDir),
+		Parallel:  1,
+		Scorers:   score.All(),
+		Parser:    p,
+	}, report.Meta{SchemaVersion: report.SchemaVersion, Tool: report.Tool, Variant: Variant, Mode: "model"}, w)
+	if err != nil {
+		return err
+	}
+	if sum.Errors > 0 {
+		return fmt.Errorf("%d of %d cases of %s could not run (regenerate the set: remove the folder)", sum.Errors, sum.Cases, s.Dir)
+	}
+	return nil
+}
+
+// Decode reads and decodes every cassette of s once, with the loader the
+// replay uses (go-vcr's cassette.Load), and does nothing else: the floor
+// the replay's cost is measured against.
+func (s *Set) Decode() error {
+	for _, p := range s.Cassettes {
+		if _, err := cassette.Load(strings.TrimSuffix(p, vcr.Ext)); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// Writers returns the report writers a run uses (JSON, Markdown, JUnit,
+// terminal), all writing to io.Discard.
+func Writers() report.Writer {
+	return report.Multi(report.NewJSON(io.Discard), report.NewMarkdown(io.Discard, report.TextOptions{}),
+		report.NewJUnit(io.Discard), report.NewTerminal(io.Discard, report.TextOptions{}))
+}
+
+// BenchReplayScore benchmarks replaying and scoring every case of s, with
+// the records streamed to every report writer (discarding their output).
+// One op is the whole set; it reports ns/case and allocs/case.
+func BenchReplayScore(b *testing.B, s *Set) {
+	bench(b, s, func() error { return s.Replay(Writers()) })
+}
+
+// BenchDecodeFloor benchmarks reading and decoding every cassette of s.
+// One op is the whole set; ns/case and allocs/case divide by the cases of
+// the set, as BenchReplayScore does, so the two compare directly.
+func BenchDecodeFloor(b *testing.B, s *Set) {
+	bench(b, s, s.Decode)
+}
+
+func bench(b *testing.B, s *Set, op func() error) {
+	b.ReportAllocs()
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	n := 0
+	for b.Loop() {
+		if err := op(); err != nil {
+			b.Fatal(err)
+		}
+		n++
+	}
+	runtime.ReadMemStats(&after)
+	cases := float64(n * len(s.Items))
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/cases, "ns/case")
+	b.ReportMetric(float64(after.Mallocs-before.Mallocs)/cases, "allocs/case")
+}
+
+// BenchRatio runs the floor and the replay alternately, one whole set
+// each per op, and reports both costs per case and their ratio. Alternating
+// makes the ratio hold on a machine whose speed drifts (a shared VM), where
+// two benchmarks run one after the other would each see another machine.
+func BenchRatio(b *testing.B, s *Set) {
+	var floor, replay time.Duration
+	for b.Loop() {
+		t0 := time.Now()
+		if err := s.Decode(); err != nil {
+			b.Fatal(err)
+		}
+		t1 := time.Now()
+		if err := s.Replay(Writers()); err != nil {
+			b.Fatal(err)
+		}
+		floor += t1.Sub(t0)
+		replay += time.Since(t1)
+	}
+	cases := float64(b.N * len(s.Items))
+	b.ReportMetric(float64(floor.Nanoseconds())/cases, "floor-ns/case")
+	b.ReportMetric(float64(replay.Nanoseconds())/cases, "replay-ns/case")
+	b.ReportMetric(float64(replay)/float64(floor), "replay/floor")
+}

@@ -2,11 +2,12 @@ package report
 
 import (
 	"bufio"
-	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
+
+	"github.com/searchbench/searchbench/internal/jsonx"
 )
 
 // JSONWriter writes the complete report as one JSON document:
@@ -65,7 +66,7 @@ func (j *JSONWriter) write(before string, v any, after string) {
 	if j.err != nil {
 		return
 	}
-	b, err := marshal(v)
+	b, err := jsonx.Marshal(v)
 	if err != nil {
 		j.err = err
 		return
@@ -73,18 +74,6 @@ func (j *JSONWriter) write(before string, v any, after string) {
 	j.w.WriteString(before)
 	j.w.Write(b)
 	_, j.err = j.w.WriteString(after)
-}
-
-// marshal encodes v compactly without HTML escaping, so model output that
-// contains <, > or & stays readable.
-func marshal(v any) ([]byte, error) {
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
-		return nil, err
-	}
-	return bytes.TrimSuffix(buf.Bytes(), []byte("\n")), nil
 }
 
 // Scanner reads a JSON report as a stream: the meta first, then one case at

@@ -7,6 +7,8 @@ import (
 	"sync"
 	"unicode/utf16"
 	"unicode/utf8"
+
+	"github.com/searchbench/searchbench/internal/jsonx"
 )
 
 // CanonicalBody returns the form of a request body that matching compares:
@@ -416,13 +418,13 @@ func (c *canonicalizer) string(decoded *[]byte) bool {
 			case 'u':
 				// Decode as encoding/json does: a lone or broken surrogate
 				// becomes U+FFFD.
-				r = getu4(in[i:])
+				r = jsonx.Hex4(in[i:])
 				if r < 0 {
 					return false
 				}
 				i += 6
 				if utf16.IsSurrogate(r) {
-					if d := utf16.DecodeRune(r, getu4(in[i:])); d != utf8.RuneError {
+					if d := utf16.DecodeRune(r, jsonx.Hex4(in[i:])); d != utf8.RuneError {
 						r = d
 						i += 6
 					} else {
@@ -513,26 +515,4 @@ func appendEscaped(dst []byte, r rune) []byte {
 		return append(dst, '\\', 'u', '2', '0', '2', hex[r&0xF])
 	}
 	return utf8.AppendRune(dst, r)
-}
-
-// getu4 decodes the \uXXXX escape at the start of s, or returns -1.
-func getu4(s []byte) rune {
-	if len(s) < 6 || s[0] != '\\' || s[1] != 'u' {
-		return -1
-	}
-	var r rune
-	for _, c := range s[2:6] {
-		switch {
-		case '0' <= c && c <= '9':
-			c -= '0'
-		case 'a' <= c && c <= 'f':
-			c = c - 'a' + 10
-		case 'A' <= c && c <= 'F':
-			c = c - 'A' + 10
-		default:
-			return -1
-		}
-		r = r*16 + rune(c)
-	}
-	return r
 }

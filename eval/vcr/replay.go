@@ -13,6 +13,8 @@ import (
 	"sync"
 
 	"gopkg.in/dnaeon/go-vcr.v4/pkg/cassette"
+
+	"github.com/searchbench/searchbench/orchestrator/httpx"
 )
 
 // ReplayOptions configures a Replayer.
@@ -107,7 +109,7 @@ type matchKey struct{ line, body string }
 func (r *Replayer) RoundTrip(req *http.Request) (*http.Response, error) {
 	var body []byte
 	if req.Body != nil {
-		b, err := readAll(req.Body, req.ContentLength)
+		b, err := httpx.ReadAll(req.Body, req.ContentLength, 64<<20)
 		req.Body.Close()
 		if err != nil {
 			return nil, fmt.Errorf("replaying %s: reading body of %s %s: %w", r.path, req.Method, redactURL(req.URL), err)
@@ -170,28 +172,6 @@ func (r *Replayer) canonicalBody(i int) string {
 	c := canonicalString(r.recordedBody(i), r.drop)
 	r.canon[i] = c
 	return c
-}
-
-// readAll is io.ReadAll starting with room for n bytes (the request's
-// ContentLength; -1 when unknown), so a long body is not copied as it grows.
-func readAll(r io.Reader, n int64) ([]byte, error) {
-	if n <= 0 || n > 64<<20 {
-		n = 511 // io.ReadAll's first size
-	}
-	b := make([]byte, 0, n+1) // +1: room for the read that sees EOF
-	for {
-		m, err := r.Read(b[len(b):cap(b)])
-		b = b[:len(b)+m]
-		if err != nil {
-			if err == io.EOF {
-				err = nil
-			}
-			return b, err
-		}
-		if len(b) == cap(b) {
-			b = append(b, 0)[:len(b)]
-		}
-	}
 }
 
 func response(in *cassette.Interaction, req *http.Request) *http.Response {

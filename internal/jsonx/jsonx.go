@@ -204,13 +204,13 @@ func (r *Reader) str(buf []byte) ([]byte, bool) {
 			case 't':
 				buf = append(buf, '\t')
 			case 'u':
-				rr := getu4(r.data[i:])
+				rr := Hex4(r.data[i:])
 				if rr < 0 {
 					return nil, false
 				}
 				i += 6
 				if utf16.IsSurrogate(rr) {
-					if rr1 := getu4(r.data[i:]); rr1 >= 0 {
+					if rr1 := Hex4(r.data[i:]); rr1 >= 0 {
 						if d := utf16.DecodeRune(rr, rr1); d != utf8.RuneError {
 							buf = utf8.AppendRune(buf, d)
 							i += 6
@@ -255,8 +255,8 @@ func validUTF8(buf, s []byte) []byte {
 	return buf
 }
 
-// getu4 decodes the \uXXXX escape at the start of s, or returns -1.
-func getu4(s []byte) rune {
+// Hex4 decodes the \uXXXX escape at the start of s, or returns -1.
+func Hex4(s []byte) rune {
 	if len(s) < 6 || s[0] != '\\' || s[1] != 'u' {
 		return -1
 	}

@@ -203,7 +203,7 @@ func (c *Client) once(ctx context.Context, rawURL string, headers http.Header, p
 		return 0, nil, nil, attemptErr(actx, ctx, timeout, err)
 	}
 	defer resp.Body.Close()
-	body, err := readAll(io.LimitReader(resp.Body, MaxResponseBytes+1), resp.ContentLength)
+	body, err := ReadAll(io.LimitReader(resp.Body, MaxResponseBytes+1), resp.ContentLength, MaxResponseBytes)
 	if err != nil {
 		return resp.StatusCode, resp.Header, nil, attemptErr(actx, ctx, timeout, fmt.Errorf("read response body: %w", err))
 	}
@@ -213,10 +213,11 @@ func (c *Client) once(ctx context.Context, rawURL string, headers http.Header, p
 	return resp.StatusCode, resp.Header, body, nil
 }
 
-// readAll is io.ReadAll starting with room for n bytes (the response's
-// ContentLength; -1 when unknown), so a long body is not copied as it grows.
-func readAll(r io.Reader, n int64) ([]byte, error) {
-	if n <= 0 || n > MaxResponseBytes {
+// ReadAll is io.ReadAll starting with room for n bytes (a ContentLength;
+// -1 when unknown, and not trusted beyond max), so a long body is not copied
+// as it grows.
+func ReadAll(r io.Reader, n, max int64) ([]byte, error) {
+	if n <= 0 || n > max {
 		n = 511 // io.ReadAll's first size
 	}
 	b := make([]byte, 0, n+1) // +1: room for the read that sees EOF

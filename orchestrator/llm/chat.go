@@ -9,6 +9,8 @@ import (
 	"strings"
 	"sync"
 	"unicode/utf8"
+
+	"github.com/searchbench/searchbench/internal/jsonx"
 )
 
 // Message roles.
@@ -74,19 +76,7 @@ func (m Message) MarshalJSON() ([]byte, error) {
 	if m.Content != "" || len(m.ToolCalls) == 0 {
 		w.Content = &m.Content
 	}
-	return marshal(w)
-}
-
-// marshal is json.Marshal without HTML escaping, like the request encoder,
-// so "<" reads as "<" in recorded bodies.
-func marshal(v any) ([]byte, error) {
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
-		return nil, err
-	}
-	return bytes.TrimSuffix(buf.Bytes(), []byte("\n")), nil
+	return jsonx.Marshal(w)
 }
 
 // Tool is a function the model may call.
@@ -195,12 +185,12 @@ func (c ToolChoice) IsMode() bool {
 // form.
 func (c ToolChoice) MarshalJSON() ([]byte, error) {
 	if c.IsMode() {
-		return marshal(string(c))
+		return jsonx.Marshal(string(c))
 	}
 	type fn struct {
 		Name string `json:"name"`
 	}
-	return marshal(struct {
+	return jsonx.Marshal(struct {
 		Type     string `json:"type"`
 		Function fn     `json:"function"`
 	}{"function", fn{string(c)}})
@@ -252,12 +242,12 @@ func (r *ChatRequest) body() ([]byte, error) {
 			errs = append(errs, fmt.Errorf("extra body key %q is a standard request field: set the field instead", k))
 			continue
 		}
-		v, err := marshal(r.Extra[k])
+		v, err := jsonx.Marshal(r.Extra[k])
 		if err != nil {
 			errs = append(errs, fmt.Errorf("extra body key %q: %w", k, err))
 			continue
 		}
-		name, _ := marshal(k)
+		name, _ := jsonx.Marshal(k)
 		out.WriteByte(',')
 		out.Write(name)
 		out.WriteByte(':')

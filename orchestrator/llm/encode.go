@@ -5,6 +5,8 @@ import (
 	"strconv"
 	"sync"
 	"unicode/utf8"
+
+	"github.com/searchbench/searchbench/internal/jsonx"
 )
 
 // appendRequest appends the body of r without Extra: the bytes
@@ -29,7 +31,7 @@ func appendRequest(b []byte, r *ChatRequest) ([]byte, error) {
 			return
 		}
 		var enc []byte
-		if enc, err = marshal(v); err == nil {
+		if enc, err = jsonx.Marshal(v); err == nil {
 			b = append(b, `,"`...)
 			b = append(b, name...)
 			b = append(b, `":`...)
@@ -97,7 +99,7 @@ func encodeTools(tools []Tool) ([]byte, error) {
 		}
 	}
 	c.Unlock()
-	enc, err := marshal(tools)
+	enc, err := jsonx.Marshal(tools)
 	if err != nil {
 		return nil, err
 	}

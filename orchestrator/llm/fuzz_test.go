@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"reflect"
 	"testing"
+
+	"github.com/searchbench/searchbench/internal/jsonx"
 )
 
 // FuzzDecodeResponse checks that no body panics the decoder, that its fast
@@ -65,7 +67,7 @@ func FuzzAppendString(f *testing.F) {
 	f.Add("Phase 2 \u2013 “quotes” \u2028 \u2029 \x00\x1f\x7f \b\f\n\r\t \"\\ <>&")
 	f.Add("bad \xff\xfe utf-8 \xe2\x80 cut")
 	f.Fuzz(func(t *testing.T, s string) {
-		want, err := marshal(s)
+		want, err := jsonx.Marshal(s)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -99,7 +101,7 @@ func FuzzRequestBody(f *testing.F) {
 			r.ResponseFormat = JSONSchemaFormat(user, json.RawMessage(`{ "type":"object" }`))
 			r.Temperature, r.Seed = &temp, &seed
 		}
-		want, werr := marshal(r)
+		want, werr := jsonx.Marshal(r)
 		got, gerr := r.body()
 		if (werr != nil) != (gerr != nil) {
 			t.Fatalf("errors differ: encoding/json %v, body %v", werr, gerr)

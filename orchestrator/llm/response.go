@@ -109,7 +109,7 @@ func (m ResponseMessage) MarshalJSON() ([]byte, error) {
 	if !m.ContentNull {
 		w.Content = &m.Content
 	}
-	return marshal(w)
+	return jsonx.Marshal(w)
 }
 
 // Usage counts tokens; reasoning tokens are part of CompletionTokens.

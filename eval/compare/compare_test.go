@@ -1,20 +1,16 @@
 package compare
 
 import (
-	"flag"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/searchbench/searchbench/eval/report"
 	"github.com/searchbench/searchbench/eval/report/reporttest"
-	"github.com/searchbench/searchbench/internal/textdiff"
+	"github.com/searchbench/searchbench/internal/golden"
 	"github.com/searchbench/searchbench/orchestrator/trace"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
 
 // routingRun builds a run of variant with one exa_only routing case per
 // entry of right: true routes it correctly, false misroutes to Tavily.
@@ -155,20 +151,6 @@ func TestWriteGolden(t *testing.T) {
 		if err := Write(&buf, r, md); err != nil {
 			t.Fatal(err)
 		}
-		path := filepath.Join("testdata", name)
-		if *update {
-			os.MkdirAll("testdata", 0o755)
-			if err := os.WriteFile(path, []byte(buf.String()), 0o644); err != nil {
-				t.Fatal(err)
-			}
-			continue
-		}
-		want, err := os.ReadFile(path)
-		if err != nil {
-			t.Fatalf("%v (go test -update creates it)", err)
-		}
-		if m := textdiff.Compare(string(want), buf.String()); m != nil {
-			t.Errorf("%s: %s\n%s", path, m, m.Diff)
-		}
+		golden.Check(t, filepath.Join("testdata", name), []byte(buf.String()))
 	}
 }

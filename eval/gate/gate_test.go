@@ -2,7 +2,6 @@ package gate
 
 import (
 	"errors"
-	"flag"
 	"os"
 	"path/filepath"
 	"strings"
@@ -11,11 +10,9 @@ import (
 	"github.com/searchbench/searchbench/eval/report"
 	"github.com/searchbench/searchbench/eval/report/reporttest"
 	"github.com/searchbench/searchbench/eval/score"
-	"github.com/searchbench/searchbench/internal/textdiff"
+	"github.com/searchbench/searchbench/internal/golden"
 	"github.com/searchbench/searchbench/orchestrator/trace"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
 
 func scorerNames() []string { return score.Names(score.All()) }
 
@@ -323,20 +320,6 @@ func TestWriteGolden(t *testing.T) {
 		if err := Write(&b, v, md); err != nil {
 			t.Fatal(err)
 		}
-		path := filepath.Join("testdata", name)
-		if *update {
-			os.MkdirAll("testdata", 0o755)
-			if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
-				t.Fatal(err)
-			}
-			continue
-		}
-		want, err := os.ReadFile(path)
-		if err != nil {
-			t.Fatalf("%v (go test -update creates it)", err)
-		}
-		if m := textdiff.Compare(string(want), b.String()); m != nil {
-			t.Errorf("%s: %s\n%s", path, m, m.Diff)
-		}
+		golden.Check(t, filepath.Join("testdata", name), []byte(b.String()))
 	}
 }

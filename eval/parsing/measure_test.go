@@ -3,15 +3,13 @@ package parsing
 import (
 	"bytes"
 	"encoding/json"
-	"flag"
 	"fmt"
-	"os"
 	"path/filepath"
 	"testing"
 	"text/tabwriter"
-)
 
-var update = flag.Bool("update", false, "rewrite golden files")
+	"github.com/searchbench/searchbench/internal/golden"
+)
 
 // shipped is the dataset the harness ships.
 const shipped = "../../datasets/parser.yaml"
@@ -50,24 +48,6 @@ func renderTable(rep Report) string {
 	return b.String()
 }
 
-func golden(t *testing.T, name string, got []byte) {
-	t.Helper()
-	path := filepath.Join("testdata", name)
-	if *update {
-		if err := os.WriteFile(path, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test -update)", err)
-	}
-	if !bytes.Equal(got, want) {
-		t.Errorf("%s differs from the output; run go test -update and review the diff\n--- got ---\n%s", path, got)
-	}
-}
-
 func TestMeasureShippedDataset(t *testing.T) {
 	cases, err := Load(shipped)
 	if err != nil {
@@ -77,12 +57,12 @@ func TestMeasureShippedDataset(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	golden(t, "measured.golden", []byte(renderTable(rep)))
+	golden.Check(t, filepath.Join("testdata", "measured.golden"), []byte(renderTable(rep)))
 	js, err := json.MarshalIndent(rep, "", "  ")
 	if err != nil {
 		t.Fatal(err)
 	}
-	golden(t, "measured.json.golden", append(js, '\n'))
+	golden.Check(t, filepath.Join("testdata", "measured.json.golden"), append(js, '\n'))
 
 	// Same input, same bytes.
 	again, err := Measure(cases)

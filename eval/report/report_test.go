@@ -3,8 +3,6 @@ package report_test
 import (
 	"bytes"
 	"errors"
-	"flag"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -13,11 +11,10 @@ import (
 	"github.com/searchbench/searchbench/eval/report"
 	"github.com/searchbench/searchbench/eval/report/reporttest"
 	"github.com/searchbench/searchbench/eval/score"
+	"github.com/searchbench/searchbench/internal/golden"
 	"github.com/searchbench/searchbench/internal/textdiff"
 	"github.com/searchbench/searchbench/orchestrator/trace"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
 
 // render writes the fixed run through w.
 func render(t *testing.T, mk func(*bytes.Buffer) report.Writer) []byte {
@@ -29,27 +26,6 @@ func render(t *testing.T, mk func(*bytes.Buffer) report.Writer) []byte {
 		t.Fatal(err)
 	}
 	return buf.Bytes()
-}
-
-func golden(t *testing.T, name string, got []byte) {
-	t.Helper()
-	path := filepath.Join("testdata", name)
-	if *update {
-		if err := os.MkdirAll("testdata", 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test -update to create it)", err)
-	}
-	if m := textdiff.Compare(string(want), string(got)); m != nil {
-		t.Errorf("%s differs from the golden file (go test -update to accept): %s\n%s", path, m, m.Diff)
-	}
 }
 
 var writers = []struct {
@@ -71,7 +47,7 @@ func TestGolden(t *testing.T) {
 	for _, w := range writers {
 		t.Run(w.name, func(t *testing.T) {
 			first := render(t, w.mk)
-			golden(t, w.name, first)
+			golden.Check(t, filepath.Join("testdata", w.name), first)
 			if second := render(t, w.mk); !bytes.Equal(first, second) {
 				t.Errorf("two renderings of the same run differ")
 			}

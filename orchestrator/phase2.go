@@ -8,6 +8,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/searchbench/searchbench/orchestrator/answer"
 	"github.com/searchbench/searchbench/orchestrator/httpx"
 	"github.com/searchbench/searchbench/orchestrator/llm"
 	"github.com/searchbench/searchbench/orchestrator/search"
@@ -159,9 +160,7 @@ func (a *Assistant) runTool(ctx context.Context, t *trace.Turn, round int, tc ll
 	}
 	call.Status = trace.CallOK
 	call.Results = len(results)
-	for _, r := range results {
-		call.URLs = append(call.URLs, r.URL)
-	}
+	call.URLs, call.Retrieved = retrieved(results)
 	return search.Format(args.Query, results, call.Sent)
 }
 
@@ -202,9 +201,28 @@ func (a *Assistant) alwaysOn(ctx context.Context, t *trace.Turn, used map[string
 		results = results[:call.Sent]
 	}
 	call.Status, call.Results = trace.CallOK, len(results)
-	for _, r := range results {
-		call.URLs = append(call.URLs, r.URL)
-	}
+	call.URLs, call.Retrieved = retrieved(results)
 	t.ToolCalls = append(t.ToolCalls, call)
 	return search.Format(t.Query, results, call.Sent), nil
+}
+
+// retrieved lists the results' URLs as the provider sent them, and what the
+// model was shown of each (search.Shown), with the URL canonicalised by the
+// output contract so that a scorer compares it with an answer's sources.
+func retrieved(results []search.Result) ([]string, []trace.Retrieved) {
+	if len(results) == 0 {
+		return nil, nil
+	}
+	urls := make([]string, len(results))
+	out := make([]trace.Retrieved, len(results))
+	for i, r := range results {
+		urls[i] = r.URL
+		sh := search.Shown(r)
+		u := sh.URL
+		if canon, err := answer.CanonicalURL(u); err == nil {
+			u = canon
+		}
+		out[i] = trace.Retrieved{URL: u, Title: sh.Title, Published: strings.TrimSpace(sh.Published), Snippet: sh.Snippet}
+	}
+	return urls, out
 }

@@ -76,23 +76,32 @@ func Format(query string, results []Result, max int) string {
 		if i > 0 {
 			b.WriteString("\n\n")
 		}
-		title := oneLine(r.Title)
-		u := strings.Join(strings.Fields(r.URL), "%20") // keeps the URL valid and on its line
-		if title == "" {
-			title = host(u)
+		sh := Shown(r)
+		b.WriteString(strconv.Itoa(i+1) + ". " + sh.Title)
+		if sh.URL != "" {
+			b.WriteString("\n   URL: " + sh.URL)
 		}
-		if title == "" {
-			title = "(untitled)"
-		}
-		b.WriteString(strconv.Itoa(i+1) + ". " + title)
-		if u != "" {
-			b.WriteString("\n   URL: " + u)
-		}
-		if s := Truncate(oneLine(r.Snippet), SnippetLimit); s != "" {
-			b.WriteString("\n   " + s)
+		if sh.Snippet != "" {
+			b.WriteString("\n   " + sh.Snippet)
 		}
 	}
 	return b.String()
+}
+
+// Shown returns r as Format shows it to the model: title, URL and snippet
+// on one line each, the title falling back to the URL's host and then to
+// "(untitled)", a space in the URL written %20, the snippet cut to
+// SnippetLimit. Published and Score are kept as they are.
+func Shown(r Result) Result {
+	title := oneLine(r.Title)
+	u := strings.Join(strings.Fields(r.URL), "%20") // keeps the URL valid and on its line
+	if title == "" {
+		title = host(u)
+	}
+	if title == "" {
+		title = "(untitled)"
+	}
+	return Result{Title: title, URL: u, Snippet: Truncate(oneLine(r.Snippet), SnippetLimit), Published: r.Published, Score: r.Score}
 }
 
 // SystemMessage wraps formatted result blocks (one per search, joined by a

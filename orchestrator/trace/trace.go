@@ -106,12 +106,27 @@ type ToolCall struct {
 	Sent      int      `json:"sent_results"`
 	Results   int      `json:"results"` // how many came back
 	URLs      []string `json:"urls,omitempty"`
-	Status    string   `json:"status"`
-	Error     string   `json:"error,omitempty"`
-	Attempts  int      `json:"attempts"` // HTTP attempts, retries included
+	// Retrieved is what the model was shown of each result, in order, so a
+	// scorer can compare an answer with its evidence without the cassette.
+	Retrieved []Retrieved `json:"retrieved,omitempty"`
+	Status    string      `json:"status"`
+	Error     string      `json:"error,omitempty"`
+	Attempts  int         `json:"attempts"` // HTTP attempts, retries included
 	// LatencyMS is the provider-reported search time (Tavily response_time,
 	// Exa searchTime), so it is the same on every replay.
 	LatencyMS float64 `json:"latency_ms"`
+}
+
+// Retrieved is one search result as the model saw it in the seed-001 text
+// format: the title line (host or "(untitled)" when the provider gave
+// none), the snippet whitespace-collapsed and cut to 300 characters, and
+// the URL canonicalised by the output contract's rules (the raw URL when it
+// has no canonical form), so it compares directly with an answer's sources.
+type Retrieved struct {
+	URL       string `json:"url"`
+	Title     string `json:"title"`
+	Published string `json:"published,omitempty"` // as the provider wrote it
+	Snippet   string `json:"snippet,omitempty"`
 }
 
 // ModelCall is one chat completion request and what came back.

@@ -1,0 +1,598 @@
+package score
+
+import (
+	"fmt"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/pmezard/go-difflib/difflib"
+	"golang.org/x/text/unicode/norm"
+
+	"github.com/searchbench/searchbench/eval/stats"
+	"github.com/searchbench/searchbench/internal/textdiff"
+	"github.com/searchbench/searchbench/orchestrator/answer"
+	"github.com/searchbench/searchbench/orchestrator/trace"
+)
+
+// Grounding judges whether a successful Phase 2 answer came from its own
+// turn's search results, as the trace recorded them (trace.Retrieved: the
+// canonical URL, title, date and snippet the model was shown):
+//
+//   - sources_retrieved: every source URL was returned by a search call of
+//     the same turn (after the contract's URL canonicalisation);
+//   - titles: each retrieved source's title is the retrieved title
+//     (normalised; a shortened title such as one without the site suffix
+//     passes, another result's title or an unrelated one fails);
+//   - published: a source's published date is the retrieved one, when the
+//     provider gave a date;
+//   - claims: each year, percentage, number and capitalised multi-word name
+//     of a bullet appears in the retrieved text (title and snippet) of a
+//     source the bullet cites. The unsupported share is a measure; a case
+//     fails only in the clear cases: an unsupported year or percentage, or
+//     a token the bullet's sources lack that an uncited result of the same
+//     turn has (the bullet cites the wrong source);
+//   - independence (a measure): bullets whose cited, retrieved sources span
+//     at least answer.MinDomains registrable domains.
+//
+// It is deterministic and needs no cassette: everything comes from the trace.
+type Grounding struct{}
+
+// Metrics of the grounding scorer.
+const (
+	MetricGroundingSources      = "grounding.sources_retrieved"
+	MetricGroundingSourcesClean = "grounding.sources_retrieved.clean"
+	MetricGroundingTitles       = "grounding.titles"
+	MetricGroundingPublished    = "grounding.published"
+	MetricGroundingClaims       = "grounding.claims"
+	MetricGroundingClaimTokens  = "grounding.claims.supported"
+	MetricGroundingIndependence = "grounding.independence"
+)
+
+// GroundingMetrics lists every metric the grounding scorer reports.
+var GroundingMetrics = []string{
+	MetricGroundingSources, MetricGroundingSourcesClean, MetricGroundingTitles, MetricGroundingPublished,
+	MetricGroundingClaims, MetricGroundingClaimTokens, MetricGroundingIndependence,
+}
+
+// KnownFailureTag marks dataset cases that script a model failure on
+// purpose; grounding.sources_retrieved.clean leaves them out.
+const KnownFailureTag = "known-failure"
+
+func init() {
+	metricNotes[MetricGroundingSources] = "successful Phase 2 answers whose every source URL was returned by a search of the same turn (contract URL canonicalisation)"
+	metricNotes[MetricGroundingTitles] = "successful answers whose retrieved sources carry their retrieved title (normalised; a shortened title passes)"
+	metricNotes[MetricGroundingPublished] = "successful answers with a source date and a provider date to compare: the calendar dates agree"
+	metricNotes[MetricGroundingClaims] = "successful answers with no clear unsupported claim: a year or percentage absent from the cited sources' retrieved text, or a token found only in an uncited result"
+}
+
+// Name implements Scorer.
+func (Grounding) Name() string { return "grounding" }
+
+// Score implements Scorer. It applies to routing and flows cases with at
+// least one successful final answer (error code NONE).
+func (Grounding) Score(in *Input) (Result, bool) {
+	var checks []Check
+	v := map[string]float64{}
+	var unsupported []string
+	answers := 0
+	for _, r := range phase2Turns(in) {
+		t := r.T
+		if t.Error != "" {
+			continue
+		}
+		env := in.CheckPhase2(t.Output).Envelope
+		if env == nil || env.Error.Code != answer.CodeNone {
+			continue
+		}
+		answers++
+		g := groundTurn(t, env)
+		name := func(what string) string { return checkName(in, r.N, what) }
+		checks = append(checks, g.sourcesCheck(name("sources retrieved")), g.titlesCheck(name("source titles")))
+		if c, ok := g.publishedCheck(name("published dates")); ok {
+			checks = append(checks, c)
+		}
+		checks = append(checks, g.claimsCheck(name("claims")))
+		v["bullets"] += float64(len(env.Data.Bullets))
+		v["independent"] += float64(g.independent)
+		v["tokens"] += float64(g.tokens)
+		v["supported"] += float64(g.supported)
+		for _, b := range g.bullets {
+			if len(b.unsupported) > 0 {
+				unsupported = append(unsupported, fmt.Sprintf("%s: %s", name(fmt.Sprintf("bullet %d", b.n)), tokenList(b.unsupported)))
+			}
+		}
+	}
+	if answers == 0 {
+		return Result{}, false
+	}
+	v["answers"] = float64(answers)
+	res := NewResult("grounding", checks...)
+	res.Values = v
+	if len(unsupported) > 0 {
+		res.Attrs = map[string]string{"unsupported": strings.Join(unsupported, "; ")}
+	}
+	return res, true
+}
+
+// grounded is what groundTurn learns about one answer.
+type grounded struct {
+	env       *answer.Envelope
+	retrieved []trace.Retrieved            // every result of the turn's successful calls, in order
+	byURL     map[string][]trace.Retrieved // by canonical URL
+	sources   map[string]answer.Source     // by id
+	// missing are the sources whose URL no search of the turn returned.
+	missing []answer.Source
+
+	bullets               []bulletGrounding
+	tokens, supported     int
+	independent           int
+	titleProblems         []string
+	titleDiffs            []string
+	dateProblems          []string
+	datesCompared         int
+	claimViolations       []string
+	claimViolationBullets []int
+}
+
+type bulletGrounding struct {
+	n           int // 1-based
+	tokens      []claimToken
+	unsupported []claimToken
+}
+
+// groundTurn compares env with what t retrieved.
+func groundTurn(t *trace.Turn, env *answer.Envelope) *grounded {
+	g := &grounded{env: env, byURL: map[string][]trace.Retrieved{}, sources: map[string]answer.Source{}}
+	for _, c := range t.ToolCalls {
+		if c.Status != trace.CallOK {
+			continue
+		}
+		for _, r := range c.Retrieved {
+			g.retrieved = append(g.retrieved, r)
+			g.byURL[r.URL] = append(g.byURL[r.URL], r)
+		}
+	}
+	for _, s := range env.Data.Sources {
+		g.sources[s.ID] = s
+		if len(g.lookup(s.URL)) == 0 {
+			g.missing = append(g.missing, s)
+		}
+	}
+	g.compareTitles()
+	g.compareDates()
+	g.compareClaims()
+	return g
+}
+
+// lookup returns the results of the turn whose canonical URL is u's.
+func (g *grounded) lookup(u string) []trace.Retrieved {
+	if canon, err := answer.CanonicalURL(u); err == nil {
+		u = canon
+	}
+	return g.byURL[u]
+}
+
+func (g *grounded) sourcesCheck(name string) Check {
+	c := Check{Name: name, Metric: MetricGroundingSources, Pass: len(g.missing) == 0,
+		Expected: "every source URL returned by a search of this turn",
+		Got:      fmt.Sprintf("%d of %d sources retrieved", len(g.env.Data.Sources)-len(g.missing), len(g.env.Data.Sources))}
+	if c.Pass {
+		return c
+	}
+	var reasons, rows []string
+	for _, s := range g.missing {
+		closest := g.closestURL(s.URL)
+		reasons = append(reasons, fmt.Sprintf("source %s %s was never retrieved (closest retrieved URL: %s)", s.ID, s.URL, orNone(closest)))
+		rows = append(rows, fmt.Sprintf("source %s: %s", s.ID, s.URL), "  closest retrieved: "+orNone(closest))
+		for _, b := range g.citing(s.ID) {
+			rows = append(rows, fmt.Sprintf("  cited by bullet %d: %s", b, g.env.Data.Bullets[b-1].Text))
+		}
+	}
+	rows = append(rows, "retrieved in this turn:")
+	for _, r := range g.retrieved {
+		rows = append(rows, "  "+r.URL)
+	}
+	c.Reason = strings.Join(reasons, "; ")
+	c.Diff = strings.Join(rows, "\n")
+	return c
+}
+
+// closestURL is the retrieved URL most similar to u (difflib's ratio over
+// characters), or "" when nothing was retrieved.
+func (g *grounded) closestURL(u string) string {
+	best, bestR := "", -1.0
+	a := strings.Split(u, "")
+	for _, r := range g.retrieved {
+		if x := difflib.NewMatcher(a, strings.Split(r.URL, "")).Ratio(); x > bestR {
+			best, bestR = r.URL, x
+		}
+	}
+	return best
+}
+
+// citing returns the 1-based numbers of the bullets citing source id.
+func (g *grounded) citing(id string) []int {
+	var out []int
+	for i, b := range g.env.Data.Bullets {
+		if slices.Contains(b.SourceIDs, id) {
+			out = append(out, i+1)
+		}
+	}
+	return out
+}
+
+func (g *grounded) compareTitles() {
+	for _, s := range g.env.Data.Sources {
+		rs := g.lookup(s.URL)
+		if len(rs) == 0 {
+			continue
+		}
+		ns := normTitle(s.Title)
+		ok := false
+		for _, r := range rs {
+			nr := normTitle(r.Title)
+			if ns == nr || (ns != "" && strings.Contains(nr, ns) && utf8.RuneCountInString(ns)*2 >= utf8.RuneCountInString(nr)) || (nr != "" && strings.Contains(ns, nr)) {
+				ok = true
+				break
+			}
+		}
+		if ok {
+			continue
+		}
+		msg := fmt.Sprintf("source %s title %q is not the retrieved title %q", s.ID, s.Title, rs[0].Title)
+		for _, o := range g.retrieved {
+			if o.URL != rs[0].URL && normTitle(o.Title) == ns {
+				msg += " (it is the title of another result: " + o.URL + ")"
+				break
+			}
+		}
+		g.titleProblems = append(g.titleProblems, msg)
+		d := fmt.Sprintf("source %s: %s\n", s.ID, s.URL)
+		if m := textdiff.CompareNamed("retrieved", "answer", rs[0].Title, s.Title); m != nil {
+			d += m.Diff
+		}
+		g.titleDiffs = append(g.titleDiffs, strings.TrimRight(d, "\n"))
+	}
+}
+
+func (g *grounded) titlesCheck(name string) Check {
+	c := Check{Name: name, Metric: MetricGroundingTitles, Pass: len(g.titleProblems) == 0,
+		Expected: "each retrieved source with its retrieved title"}
+	if c.Pass {
+		c.Got = "titles match"
+		return c
+	}
+	c.Got = fmt.Sprintf("%d title(s) differ", len(g.titleProblems))
+	c.Reason = strings.Join(g.titleProblems, "; ")
+	c.Diff = strings.Join(g.titleDiffs, "\n")
+	return c
+}
+
+func (g *grounded) compareDates() {
+	for _, s := range g.env.Data.Sources {
+		if strings.TrimSpace(s.Published) == "" {
+			continue
+		}
+		got, ok := calendarDates(s.Published)
+		if !ok {
+			continue // the contract's RFC 3339 rule reports it
+		}
+		var provider string
+		for _, r := range g.lookup(s.URL) {
+			if r.Published != "" {
+				provider = r.Published
+				break
+			}
+		}
+		want, ok := calendarDates(provider)
+		if !ok {
+			continue // no date from the provider, or none we can read
+		}
+		g.datesCompared++
+		if !overlap(got, want) {
+			g.dateProblems = append(g.dateProblems, fmt.Sprintf("source %s published %s, but the provider dated %s %s", s.ID, s.Published, s.URL, provider))
+		}
+	}
+}
+
+// publishedCheck applies when at least one source date could be compared.
+func (g *grounded) publishedCheck(name string) (Check, bool) {
+	if g.datesCompared == 0 {
+		return Check{}, false
+	}
+	c := Check{Name: name, Metric: MetricGroundingPublished, Pass: len(g.dateProblems) == 0,
+		Expected: "published dates as the provider gave them",
+		Got:      fmt.Sprintf("%d of %d dates agree", g.datesCompared-len(g.dateProblems), g.datesCompared)}
+	c.Reason = strings.Join(g.dateProblems, "; ")
+	return c, true
+}
+
+// dateLayouts are the forms providers write dates in: RFC 3339 (Exa,
+// with or without fractions), RFC 1123 (Tavily news), a bare date.
+var dateLayouts = []string{time.RFC3339Nano, time.RFC1123Z, time.RFC1123, "2006-01-02T15:04:05", "2006-01-02"}
+
+// calendarDates reads a timestamp and returns its calendar date as written
+// and in UTC (they differ near midnight), so that two timestamps of the
+// same moment written in different offsets agree.
+func calendarDates(s string) ([2]string, bool) {
+	s = strings.TrimSpace(s)
+	for _, l := range dateLayouts {
+		if t, err := time.Parse(l, s); err == nil {
+			return [2]string{t.Format(time.DateOnly), t.UTC().Format(time.DateOnly)}, true
+		}
+	}
+	return [2]string{}, false
+}
+
+func overlap(a, b [2]string) bool {
+	return a[0] == b[0] || a[0] == b[1] || a[1] == b[0] || a[1] == b[1]
+}
+
+// Kinds of claim tokens.
+const (
+	tokYear    = "year"
+	tokPercent = "percentage"
+	tokNumber  = "number"
+	tokName    = "name"
+)
+
+type claimToken struct {
+	Text, Kind string
+}
+
+var (
+	percentRE = regexp.MustCompile(`\d+(?:[.,]\d+)?\s?(?:%|per ?cent\b)`)
+	numberRE  = regexp.MustCompile(`\d[\d,]*(?:\.\d+)?`)
+	yearRE    = regexp.MustCompile(`^(1[5-9]\d\d|20\d\d)$`)
+	wordRE    = regexp.MustCompile(`[\p{L}][\p{L}\p{N}'’.&-]*`)
+)
+
+// nameStop are capitalised words that start sentences or join names
+// without being part of one.
+var nameStop = map[string]bool{"The": true, "A": true, "An": true, "In": true, "On": true, "At": true, "By": true, "For": true, "It": true, "Its": true, "This": true, "That": true, "These": true, "Those": true, "As": true, "Since": true, "After": true, "Before": true, "When": true, "While": true, "From": true, "With": true, "And": true, "But": true, "Or": true, "Of": true, "To": true, "He": true, "She": true, "They": true, "We": true, "His": true, "Her": true, "Their": true, "Our": true, "Some": true, "Most": true, "Many": true}
+
+// claimTokens extracts the checkable tokens of a bullet: percentages,
+// years, other numbers of two or more digits, and runs of two or more
+// capitalised words (a name), each once, in order.
+func claimTokens(text string) []claimToken {
+	var out []claimToken
+	seen := map[string]bool{}
+	add := func(t claimToken) {
+		if !seen[t.Text] {
+			seen[t.Text] = true
+			out = append(out, t)
+		}
+	}
+	rest := text
+	for _, m := range percentRE.FindAllString(text, -1) {
+		add(claimToken{m, tokPercent})
+		rest = strings.Replace(rest, m, " ", 1)
+	}
+	for _, m := range numberRE.FindAllString(rest, -1) {
+		m = strings.TrimRight(m, ",.")
+		switch {
+		case yearRE.MatchString(m):
+			add(claimToken{m, tokYear})
+		case len(strings.Trim(m, ",.")) >= 2:
+			add(claimToken{m, tokNumber})
+		}
+	}
+	var run []string
+	flush := func() {
+		for len(run) > 0 && nameStop[run[0]] {
+			run = run[1:]
+		}
+		if len(run) >= 2 {
+			add(claimToken{strings.Join(run, " "), tokName})
+		}
+		run = run[:0]
+	}
+	lastEnd := 0
+	for _, loc := range wordRE.FindAllStringIndex(text, -1) {
+		w := strings.TrimRight(text[loc[0]:loc[1]], ".’'")
+		r, _ := utf8.DecodeRuneInString(w)
+		// Only spaces may separate the words of a name: "Isar, Emsland"
+		// is two names.
+		if len(run) > 0 && strings.TrimSpace(text[lastEnd:loc[0]]) != "" {
+			flush()
+		}
+		lastEnd = loc[1]
+		if unicode.IsUpper(r) {
+			run = append(run, w)
+			if strings.HasSuffix(text[loc[0]:loc[1]], ".") && !isInitial(w) {
+				flush()
+			}
+			continue
+		}
+		flush()
+	}
+	flush()
+	return out
+}
+
+// isInitial reports an initial such as "J" in "J. Smith".
+func isInitial(w string) bool { return utf8.RuneCountInString(w) == 1 }
+
+// normText folds text for containment: NFKC, case, typographic quotes and
+// dashes, whitespace runs.
+func normText(s string) string {
+	s = norm.NFKC.String(s)
+	s = strings.NewReplacer("’", "'", "‘", "'", "“", `"`, "”", `"`, "–", "-", "—", "-", "\u00a0", " ").Replace(s)
+	return strings.Join(strings.Fields(strings.ToLower(s)), " ")
+}
+
+// normTitle is normText without punctuation, so "Title | Site" and
+// "Title - Site" compare on their words.
+func normTitle(s string) string {
+	s = normText(s)
+	return strings.Join(strings.FieldsFunc(s, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsNumber(r) }), " ")
+}
+
+// contains reports whether token t occurs in text (both folded by
+// normText). Numbers and years must stand alone: "2019" is not in "20190".
+func contains(text string, t claimToken) bool {
+	hay, needle := normText(text), normText(t.Text)
+	for i := 0; ; {
+		j := strings.Index(hay[i:], needle)
+		if j < 0 {
+			return false
+		}
+		j += i
+		end := j + len(needle)
+		if t.Kind == tokName || (!digitAt(hay, j-1) && !digitAt(hay, end)) {
+			return true
+		}
+		i = j + 1
+	}
+}
+
+func digitAt(s string, i int) bool { return i >= 0 && i < len(s) && s[i] >= '0' && s[i] <= '9' }
+
+func resultText(r trace.Retrieved) string { return r.Title + "\n" + r.Snippet }
+
+func (g *grounded) compareClaims() {
+	for i, b := range g.env.Data.Bullets {
+		bg := bulletGrounding{n: i + 1, tokens: claimTokens(b.Text)}
+		var cited []trace.Retrieved
+		citedURL := map[string]bool{}
+		domains := map[string]bool{}
+		for _, id := range b.SourceIDs {
+			s, ok := g.sources[id]
+			if !ok {
+				continue
+			}
+			rs := g.lookup(s.URL)
+			cited = append(cited, rs...)
+			if len(rs) > 0 {
+				citedURL[rs[0].URL] = true
+				if d, err := answer.RegistrableDomain(rs[0].URL); err == nil {
+					domains[d] = true
+				}
+			}
+		}
+		if len(domains) >= answer.MinDomains {
+			g.independent++
+		}
+		var clear []string
+		for _, tok := range bg.tokens {
+			g.tokens++
+			if slices.ContainsFunc(cited, func(r trace.Retrieved) bool { return contains(resultText(r), tok) }) {
+				g.supported++
+				continue
+			}
+			bg.unsupported = append(bg.unsupported, tok)
+			var elsewhere []string
+			for _, r := range g.retrieved {
+				if !citedURL[r.URL] && contains(resultText(r), tok) && !slices.Contains(elsewhere, r.URL) {
+					elsewhere = append(elsewhere, r.URL)
+				}
+			}
+			switch {
+			case len(elsewhere) > 0:
+				clear = append(clear, fmt.Sprintf("%s %q is not in its cited sources but is in uncited %s", tok.Kind, tok.Text, strings.Join(elsewhere, ", ")))
+			case tok.Kind == tokYear || tok.Kind == tokPercent:
+				clear = append(clear, fmt.Sprintf("%s %q appears in no cited source", tok.Kind, tok.Text))
+			}
+		}
+		if len(clear) > 0 {
+			g.claimViolations = append(g.claimViolations, fmt.Sprintf("bullet %d: %s", i+1, strings.Join(clear, "; ")))
+			g.claimViolationBullets = append(g.claimViolationBullets, i)
+		}
+		g.bullets = append(g.bullets, bg)
+	}
+}
+
+func (g *grounded) claimsCheck(name string) Check {
+	c := Check{Name: name, Metric: MetricGroundingClaims, Pass: len(g.claimViolations) == 0,
+		Expected: "each bullet's years, percentages, numbers and names in the retrieved text of a source it cites"}
+	c.Got = fmt.Sprintf("%d of %d tokens supported", g.supported, g.tokens)
+	if c.Pass {
+		return c
+	}
+	c.Reason = strings.Join(g.claimViolations, "; ")
+	var rows []string
+	for _, i := range g.claimViolationBullets {
+		b := g.env.Data.Bullets[i]
+		rows = append(rows, fmt.Sprintf("bullet %d: %s", i+1, b.Text))
+		rows = append(rows, "  unsupported: "+tokenList(g.bullets[i].unsupported))
+		for _, id := range b.SourceIDs {
+			s, ok := g.sources[id]
+			if !ok {
+				rows = append(rows, fmt.Sprintf("  cites %s: no such source", id))
+				continue
+			}
+			rs := g.lookup(s.URL)
+			if len(rs) == 0 {
+				rows = append(rows, fmt.Sprintf("  cites %s %s: not retrieved in this turn", id, s.URL))
+				continue
+			}
+			rows = append(rows, fmt.Sprintf("  cites %s %s", id, s.URL), "    retrieved title: "+rs[0].Title, "    retrieved text:  "+rs[0].Snippet)
+		}
+	}
+	c.Diff = strings.Join(rows, "\n")
+	return c
+}
+
+func tokenList(ts []claimToken) string {
+	parts := make([]string, len(ts))
+	for i, t := range ts {
+		parts[i] = strconv.Quote(t.Text) + " (" + t.Kind + ")"
+	}
+	return strings.Join(parts, ", ")
+}
+
+// NewAggregator implements Scorer.
+func (Grounding) NewAggregator() Aggregator { return &groundingAgg{} }
+
+type groundingAgg struct {
+	Rates
+	cases                                   int
+	bullets, independent, tokens, supported float64
+	cleanNum, cleanDen                      int
+}
+
+func (a *groundingAgg) Add(c CaseInfo, r Result) {
+	a.cases++
+	a.Rates.Add(c, r)
+	a.bullets += r.Values["bullets"]
+	a.independent += r.Values["independent"]
+	a.tokens += r.Values["tokens"]
+	a.supported += r.Values["supported"]
+	if !slices.Contains(c.Tags, KnownFailureTag) {
+		if pass, ok := r.Outcomes()[MetricGroundingSources]; ok {
+			a.cleanDen++
+			if pass {
+				a.cleanNum++
+			}
+		}
+	}
+}
+
+func (a *groundingAgg) Summary() Summary {
+	if a.cases == 0 {
+		return Summary{}
+	}
+	ms := a.Rates.Metrics()
+	clean := RateMetric(MetricGroundingSourcesClean, a.cleanNum, a.cleanDen, false)
+	clean.Note = "grounding.sources_retrieved over the cases not tagged " + KnownFailureTag + " (those script ungrounded answers on purpose)"
+	tokens := shareMetric(MetricGroundingClaimTokens, int(a.supported), int(a.tokens),
+		"Σ supported / Σ claim tokens (years, percentages, numbers, names) of bullets in successful answers; tokens of one answer are not independent, so the interval is optimistic")
+	indep := shareMetric(MetricGroundingIndependence, int(a.independent), int(a.bullets),
+		"Σ bullets whose cited sources that the turn retrieved span ≥ 2 registrable domains / Σ bullets; bullets of one answer are not independent, so the interval is optimistic")
+	ms = append(ms, clean, tokens, indep)
+	slices.SortStableFunc(ms, func(x, y Metric) int { return strings.Compare(x.Name, y.Name) })
+	return Summary{Metrics: ms}
+}
+
+// shareMetric is a rate over units that are not cases (bullets, tokens):
+// not paired, with its Wilson interval and a note saying so.
+func shareMetric(name string, num, den int, note string) Metric {
+	lo, hi := stats.Wilson(num, den)
+	return Metric{Name: name, Value: stats.Ratio(num, den), Unit: UnitRate, Better: HigherIsBetter,
+		Num: num, Den: den, Lo: lo, Hi: hi, Note: note}
+}

@@ -202,13 +202,19 @@ func (g *grounded) sourcesCheck(name string) Check {
 	return c
 }
 
-// closestURL is the retrieved URL most similar to u (difflib's ratio over
-// characters), or "" when nothing was retrieved.
+// closestURL is the retrieved URL most similar to u: on the same
+// registrable domain when there is one, then by difflib's similarity ratio
+// over characters; "" when nothing was retrieved.
 func (g *grounded) closestURL(u string) string {
 	best, bestR := "", -1.0
 	a := strings.Split(u, "")
+	dom, _ := answer.RegistrableDomain(u)
 	for _, r := range g.retrieved {
-		if x := difflib.NewMatcher(a, strings.Split(r.URL, "")).Ratio(); x > bestR {
+		x := difflib.NewMatcher(a, strings.Split(r.URL, "")).Ratio()
+		if d, err := answer.RegistrableDomain(r.URL); err == nil && dom != "" && d == dom {
+			x++ // the same site beats any other
+		}
+		if x > bestR {
 			best, bestR = r.URL, x
 		}
 	}
@@ -584,7 +590,14 @@ func (a *groundingAgg) Summary() Summary {
 		"Σ supported / Σ claim tokens (years, percentages, numbers, names) of bullets in successful answers; tokens of one answer are not independent, so the interval is optimistic")
 	indep := shareMetric(MetricGroundingIndependence, int(a.independent), int(a.bullets),
 		"Σ bullets whose cited sources that the turn retrieved span ≥ 2 registrable domains / Σ bullets; bullets of one answer are not independent, so the interval is optimistic")
-	ms = append(ms, clean, tokens, indep)
+	if a.cleanDen > 0 {
+		ms = append(ms, clean)
+	}
+	for _, m := range []Metric{tokens, indep} {
+		if m.Den > 0 {
+			ms = append(ms, m)
+		}
+	}
 	slices.SortStableFunc(ms, func(x, y Metric) int { return strings.Compare(x.Name, y.Name) })
 	return Summary{Metrics: ms}
 }

@@ -148,8 +148,8 @@ func (a *Assistant) runTool(ctx context.Context, t *trace.Turn, round int, tc ll
 
 	results, attempts, latency, err := a.search(ctx, name, args.Query, call.Sent)
 	call.Attempts = len(attempts)
-	call.LatencyMS = latency
-	t.Latency.SearchMS += latency
+	call.LatencyMS, call.LatencySource = latency.ms, latency.source
+	t.Latency.SearchMS += latency.ms
 	if err != nil {
 		call.Status = trace.CallError
 		call.Error = err.Error()
@@ -164,22 +164,33 @@ func (a *Assistant) runTool(ctx context.Context, t *trace.Turn, round int, tc ll
 	return search.Format(args.Query, results, call.Sent)
 }
 
+// searchLatency is a search's time and, when it is not the provider's own
+// timing, where it came from (trace.ToolCall.LatencySource).
+type searchLatency struct {
+	ms     float64
+	source string
+}
+
 // search calls one provider. The error never holds a key: the clients
 // redact them.
-func (a *Assistant) search(ctx context.Context, tool, query string, n int) ([]search.Result, []httpx.Attempt, float64, error) {
+func (a *Assistant) search(ctx context.Context, tool, query string, n int) ([]search.Result, []httpx.Attempt, searchLatency, error) {
 	switch tool {
 	case trace.ToolExa:
 		resp, err := a.clients.Exa.Search(ctx, search.ExaRequest{Query: query, NumResults: n})
 		if err != nil {
-			return nil, httpx.AttemptsOf(err), 0, err
+			return nil, httpx.AttemptsOf(err), searchLatency{}, err
 		}
-		return resp.Results(), resp.Attempts, resp.LatencyMS(), nil
+		l := searchLatency{ms: resp.LatencyMS()}
+		if src := resp.LatencySource(); src != search.LatencyProvider {
+			l.source = src
+		}
+		return resp.Results(), resp.Attempts, l, nil
 	default:
 		resp, err := a.clients.Tavily.Search(ctx, search.TavilyRequest{Query: query, MaxResults: n})
 		if err != nil {
-			return nil, httpx.AttemptsOf(err), 0, err
+			return nil, httpx.AttemptsOf(err), searchLatency{}, err
 		}
-		return resp.Results(), resp.Attempts, resp.LatencyMS(), nil
+		return resp.Results(), resp.Attempts, searchLatency{ms: resp.LatencyMS()}, nil
 	}
 }
 
@@ -190,8 +201,8 @@ func (a *Assistant) alwaysOn(ctx context.Context, t *trace.Turn, used map[string
 	call := trace.ToolCall{Round: -1, ID: "always-on", Tool: trace.ToolTavily, Query: t.Query, Sent: a.opts.MaxResults}
 	used[trace.ToolTavily]++
 	results, attempts, latency, err := a.search(ctx, trace.ToolTavily, t.Query, call.Sent)
-	call.Attempts, call.LatencyMS = len(attempts), latency
-	t.Latency.SearchMS += latency
+	call.Attempts, call.LatencyMS = len(attempts), latency.ms
+	t.Latency.SearchMS += latency.ms
 	if err != nil {
 		call.Status, call.Error = trace.CallError, err.Error()
 		t.ToolCalls = append(t.ToolCalls, call)

@@ -14,6 +14,7 @@ import (
 	"fmt"
 	"net/http"
 	"runtime"
+	"time"
 
 	"github.com/searchbench/searchbench/eval/dataset"
 	"github.com/searchbench/searchbench/eval/report"
@@ -157,7 +158,7 @@ func (o *Options) mode(c *dataset.Case) string {
 func (o *Options) replayTraffic(ctx context.Context, in *score.Input) (*trace.Session, error) {
 	c := in.Case
 	path := vcr.Path(o.Cassettes, o.Variant, c.Dataset, c.ID)
-	ropts := vcr.ReplayOptions{Case: c.Key()}
+	ropts := vcr.ReplayOptions{Case: c.Key(), Clock: vcr.NewClock()}
 	if o.Rerecord != nil {
 		ropts.Rerecord = o.Rerecord(c)
 	}
@@ -166,7 +167,7 @@ func (o *Options) replayTraffic(ctx context.Context, in *score.Input) (*trace.Se
 		return nil, err
 	}
 	defer rp.Close()
-	a, err := o.assistant(c, rp, in.CheckPhase2)
+	a, err := o.assistant(c, rp, in.CheckPhase2, ropts.Clock.Now)
 	if err != nil {
 		return nil, err
 	}
@@ -187,7 +188,11 @@ func (o *Options) replayTraffic(ctx context.Context, in *score.Input) (*trace.Se
 // assistant builds the case's assistant with clients sending through rt.
 // Retries do not sleep: a recorded 429 is answered at once by the next
 // recorded response.
-func (o *Options) assistant(c *dataset.Case, rt http.RoundTripper, check func(string) answer.Phase2Report) (*orchestrator.Assistant, error) {
+//
+// now is the clients' clock: in a replay the cassette's clock, so that a
+// time the clients measure (an Exa search without searchTime) is the
+// recorded one; nil means the wall clock.
+func (o *Options) assistant(c *dataset.Case, rt http.RoundTripper, check func(string) answer.Phase2Report, now func() time.Time) (*orchestrator.Assistant, error) {
 	getenv := o.Getenv
 	if getenv == nil {
 		getenv = func(string) string { return "" }
@@ -204,6 +209,9 @@ func (o *Options) assistant(c *dataset.Case, rt http.RoundTripper, check func(st
 	p := httpx.DefaultPolicy()
 	p.Sleep = httpx.NoSleep
 	p.Jitter = func() float64 { return 0 }
+	if now != nil {
+		p.Now = now
+	}
 	clients, err := orchestrator.ClientsFromEnv(keyed, rt, p)
 	if err != nil {
 		return nil, err

@@ -28,6 +28,11 @@ type ReplayOptions struct {
 	// missing-cassette error: the case id and the command that records this
 	// cassette again.
 	Case, Rerecord string
+
+	// Clock, when set, is advanced by each replayed interaction's recorded
+	// duration, so a client timing its requests with Clock.Now measures
+	// the recorded time, the same on every replay.
+	Clock *Clock
 }
 
 // Replayer is an http.RoundTripper that answers requests from one cassette
@@ -150,6 +155,9 @@ func (r *Replayer) RoundTrip(req *http.Request) (*http.Response, error) {
 	}
 	if first >= 0 {
 		r.used[first] = true
+		if r.opts.Clock != nil {
+			r.opts.Clock.Advance(r.cas.Interactions[first].Response.Duration)
+		}
 		return response(r.cas.Interactions[first], req), nil
 	}
 	return nil, r.miss(req.Method, req.URL, live)

@@ -436,3 +436,41 @@ func TestEndToEndFormat(t *testing.T) {
 		t.Errorf("differs from %s:\ngot:\n%s\nwant:\n%s", path, got, want)
 	}
 }
+
+// TestExaOpenAPIShape decodes a /search answer shaped as Exa's public
+// OpenAPI spec (exa-labs/openapi-spec, SearchResponse: searchType, no
+// searchTime). The latency falls back to the round trip measured on the
+// retry policy's clock, and says so; a body with searchTime keeps it.
+func TestExaOpenAPIShape(t *testing.T) {
+	const body = `{"requestId":"b5947044c4b78efa9552a7c89b306d95","results":[{"id":"https://arxiv.org/abs/2307.06435","url":"https://arxiv.org/abs/2307.06435","title":"A Comprehensive Overview of Large Language Models","publishedDate":"2023-07-12T00:00:00.000Z","author":"Humza Naveed","highlights":["Large Language Models (LLMs) have recently demonstrated remarkable capabilities."],"highlightScores":[0.46]}],"searchType":"neural","costDollars":{"total":0.005}}`
+	for _, tc := range []struct {
+		name, body, source string
+		ms                 float64
+	}{
+		{"openapi shape", body, LatencyRoundTrip, 250},
+		{"openapi shape, keys in another case (slow path)", strings.Replace(body, `"searchType"`, `"SearchType"`, 1), LatencyRoundTrip, 250},
+		{"null searchTime", strings.Replace(body, `"searchType"`, `"searchTime":null,"searchType"`, 1), LatencyRoundTrip, 250},
+		{"with searchTime", strings.Replace(body, `"searchType"`, `"searchTime":312.5,"searchType"`, 1), LatencyProvider, 312.5},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s := newServer(t, answer{200, nil, tc.body})
+			p := s.policy(&waits{})
+			clock := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+			p.Now = func() time.Time { clock = clock.Add(250 * time.Millisecond); return clock }
+			c, err := NewExa(ExaConfig{BaseURL: s.srv.URL, APIKey: exaKey, Transport: s.srv.Client().Transport, Retry: p})
+			if err != nil {
+				t.Fatal(err)
+			}
+			resp, err := c.Search(context.Background(), ExaRequest{Query: "q"})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if resp.LatencySource() != tc.source || resp.LatencyMS() != tc.ms {
+				t.Errorf("latency %v ms from %s, want %v from %s", resp.LatencyMS(), resp.LatencySource(), tc.ms, tc.source)
+			}
+			if resp.SearchType != "neural" || len(resp.Results()) != 1 || resp.Results()[0].Title != "A Comprehensive Overview of Large Language Models" {
+				t.Errorf("decoded %+v", resp)
+			}
+		})
+	}
+}

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"net/http"
 	"strings"
+	"time"
 
 	"github.com/searchbench/searchbench/orchestrator/httpx"
 )
@@ -38,6 +39,7 @@ type Exa struct {
 	http *httpx.Client
 	base string
 	key  string
+	now  func() time.Time // the retry policy's clock: times a search without searchTime
 }
 
 // NewExa checks cfg and returns a client; a missing key is an error here,
@@ -47,7 +49,12 @@ func NewExa(cfg ExaConfig) (*Exa, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Exa{http: httpx.NewClient(cfg.Transport, policy(cfg.Retry)), base: base, key: cfg.APIKey}, nil
+	p := policy(cfg.Retry)
+	now := p.Now
+	if now == nil {
+		now = time.Now
+	}
+	return &Exa{http: httpx.NewClient(cfg.Transport, p), base: base, key: cfg.APIKey, now: now}, nil
 }
 
 // ExaRequest is the body of POST /search, in Exa's camelCase. Unset fields
@@ -144,16 +151,25 @@ func (s ExaSummary) MarshalJSON() ([]byte, error) {
 	}{s.Query})
 }
 
-// ExaResponse is the body of a /search answer.
+// ExaResponse is the body of a /search answer. Two shapes are read: the
+// one the API and exa-py use (resolvedSearchType, searchTime) and the one
+// of the public OpenAPI spec (searchType, no searchTime).
 type ExaResponse struct {
 	RequestID          string      `json:"requestId"`
 	ResolvedSearchType string      `json:"resolvedSearchType,omitempty"`
+	SearchType         string      `json:"searchType,omitempty"` // the OpenAPI spec's name for it
 	Hits               []ExaResult `json:"results"` // as sent; Results() normalises them
 	// SearchTime is Exa's own timing in milliseconds.
 	SearchTime  float64  `json:"searchTime"`
 	CostDollars *ExaCost `json:"costDollars,omitempty"`
 	// Attempts are the HTTP attempts the call took, retries included.
 	Attempts []httpx.Attempt `json:"-"`
+	// RoundTripMS is the call's HTTP time as the client measured it (first
+	// request to last response, on the retry policy's clock: in a replay,
+	// the recorded durations). LatencyMS falls back to it.
+	RoundTripMS float64 `json:"-"`
+
+	hasSearchTime bool // searchTime was in the body
 }
 
 // UnmarshalJSON accepts searchTime as a number or a string.
@@ -167,11 +183,38 @@ func (r *ExaResponse) UnmarshalJSON(b []byte) error {
 		return err
 	}
 	r.SearchTime = float64(w.SearchTime)
+	var probe struct {
+		SearchTime json.RawMessage `json:"searchTime"`
+	}
+	_ = json.Unmarshal(b, &probe)
+	r.hasSearchTime = len(probe.SearchTime) > 0 && string(probe.SearchTime) != "null"
 	return nil
 }
 
-// LatencyMS is Exa's reported search time in milliseconds.
-func (r *ExaResponse) LatencyMS() float64 { return r.SearchTime }
+// Sources of a search's latency.
+const (
+	LatencyProvider  = "provider"   // the provider's own timing (Tavily response_time, Exa searchTime)
+	LatencyRoundTrip = "round_trip" // the client's HTTP round trip: the provider gave no timing
+)
+
+// LatencyMS is Exa's reported search time in milliseconds, or, when the
+// body has no searchTime (the OpenAPI spec's shape), the measured round
+// trip; LatencySource says which.
+func (r *ExaResponse) LatencyMS() float64 {
+	if r.LatencySource() == LatencyRoundTrip {
+		return r.RoundTripMS
+	}
+	return r.SearchTime
+}
+
+// LatencySource is LatencyProvider when the body had searchTime, else
+// LatencyRoundTrip.
+func (r *ExaResponse) LatencySource() string {
+	if r.hasSearchTime {
+		return LatencyProvider
+	}
+	return LatencyRoundTrip
+}
 
 // ExaCost is what the call cost.
 type ExaCost struct {
@@ -257,10 +300,12 @@ func (e *Exa) Search(ctx context.Context, req ExaRequest) (*ExaResponse, error) 
 	req.Contents = withText(req.Contents)
 	var resp ExaResponse
 	h := http.Header{"X-Api-Key": {e.key}}
+	start := e.now()
 	attempts, err := postJSON(ctx, e.http, e.base+"/search", h, req, &resp, "exa")
 	if err != nil {
 		return nil, fmt.Errorf("exa search %s: %w", quote(req.Query), err)
 	}
 	resp.Attempts = attempts
+	resp.RoundTripMS = float64(e.now().Sub(start).Microseconds()) / 1e3
 	return &resp, nil
 }

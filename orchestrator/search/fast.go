@@ -156,7 +156,16 @@ func (resp *ExaResponse) decodeFast(body []byte) bool {
 				return ok
 			})
 		case "searchTime":
-			return seen.Once(3) && flex(r, &out.SearchTime)
+			if !seen.Once(3) {
+				return false
+			}
+			if r.Null() {
+				return true
+			}
+			out.hasSearchTime = true
+			return flex(r, &out.SearchTime)
+		case "searchType":
+			return seen.Once(5) && r.StringInto(&out.SearchType)
 		case "costDollars":
 			if !seen.Once(4) {
 				return false
@@ -173,7 +182,7 @@ func (resp *ExaResponse) decodeFast(body []byte) bool {
 				return r.SkipUnknown(key, "total")
 			})
 		}
-		return r.SkipUnknown(key, "requestId", "resolvedSearchType", "results", "searchTime", "costDollars")
+		return r.SkipUnknown(key, "requestId", "resolvedSearchType", "results", "searchTime", "costDollars", "searchType")
 	})
 	if !ok || !r.End() {
 		return false

@@ -115,6 +115,11 @@ type ToolCall struct {
 	// LatencyMS is the provider-reported search time (Tavily response_time,
 	// Exa searchTime), so it is the same on every replay.
 	LatencyMS float64 `json:"latency_ms"`
+	// LatencySource is "round_trip" when the provider reported no time (an
+	// Exa body shaped as its OpenAPI spec, without searchTime) and
+	// LatencyMS is the client's HTTP round trip instead: the recorded
+	// durations in a replay. Empty: provider-reported.
+	LatencySource string `json:"latency_source,omitempty"`
 }
 
 // Retrieved is one search result as the model saw it in the seed-001 text

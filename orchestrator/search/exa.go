@@ -158,7 +158,7 @@ type ExaResponse struct {
 	RequestID          string      `json:"requestId"`
 	ResolvedSearchType string      `json:"resolvedSearchType,omitempty"`
 	SearchType         string      `json:"searchType,omitempty"` // the OpenAPI spec's name for it
-	Hits               []ExaResult `json:"results"` // as sent; Results() normalises them
+	Hits               []ExaResult `json:"results"`              // as sent; Results() normalises them
 	// SearchTime is Exa's own timing in milliseconds.
 	SearchTime  float64  `json:"searchTime"`
 	CostDollars *ExaCost `json:"costDollars,omitempty"`

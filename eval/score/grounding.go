@@ -86,7 +86,7 @@ func (Grounding) Score(in *Input) (Result, bool) {
 			continue
 		}
 		env := in.CheckPhase2(t.Output).Envelope
-		if env == nil || env.Error.Code != answer.CodeNone {
+		if env == nil || env.Error.Code != answer.CodeNone || !recordsRetrieval(t) {
 			continue
 		}
 		answers++
@@ -117,6 +117,20 @@ func (Grounding) Score(in *Input) (Result, bool) {
 		res.Attrs = map[string]string{"unsupported": strings.Join(unsupported, "; ")}
 	}
 	return res, true
+}
+
+// recordsRetrieval reports whether t's trace says what its searches
+// returned: a search that returned results but recorded none of them comes
+// from a trace written before traces kept results (or hand-built without
+// them), and cannot be judged. A turn whose searches found nothing is
+// judged: every source it cites is then unretrieved.
+func recordsRetrieval(t *trace.Turn) bool {
+	for _, c := range t.ToolCalls {
+		if c.Status == trace.CallOK && c.Results > 0 && len(c.Retrieved) == 0 {
+			return false
+		}
+	}
+	return true
 }
 
 // grounded is what groundTurn learns about one answer.

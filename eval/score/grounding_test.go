@@ -107,6 +107,15 @@ func TestGrounding(t *testing.T) {
 			in:      &Input{Case: routingCase("tavily_only"), Session: session(p2(okMsg(answer.VerificationSkipped), call(0, trace.ToolTavily, trace.CallError)))},
 			checks:  all(false, true, false),
 			explain: []string{"0 of 3 sources retrieved", "not retrieved in this turn"}},
+		{name: "a search that found nothing leaves every source unretrieved", applies: true,
+			in: &Input{Case: routingCase("tavily_only"), Session: session(p2(okMsg(answer.VerificationSkipped), func() trace.ToolCall {
+				c := call(0, trace.ToolTavily, trace.CallOK)
+				c.Results = 0
+				return c
+			}()))},
+			checks: all(false, true, false), explain: []string{"0 of 3 sources retrieved"}},
+		{name: "a trace that does not record its results is not judged", applies: false,
+			in: &Input{Case: routingCase("tavily_only"), Session: session(p2(okMsg(answer.VerificationSkipped), call(0, trace.ToolTavily, trace.CallOK)))}},
 		{name: "a turn that did not finish is not judged", applies: false, in: &Input{Case: routingCase("tavily_only"), Session: session(failed)}},
 		{name: "a failure form is not judged", applies: false, in: &Input{Case: routingCase("tavily_only"), Session: session(violation)}},
 		{name: "consent cases do not apply", applies: false, in: &Input{Case: consentCase("YES", "yes"), Session: session(groundedTurn(okEnv))}},

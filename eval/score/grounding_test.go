@@ -185,3 +185,36 @@ func TestGroundingAggregate(t *testing.T) {
 		t.Error("only per-case outcome metrics are paired")
 	}
 }
+
+// FuzzGrounding scores answers whose bullet, title and published date and
+// whose retrieved snippet are arbitrary: no panic, every failing check says
+// why, and every claim token is found in the bullet it came from.
+func FuzzGrounding(f *testing.F) {
+	f.Add("Go 1.0 was released in March 2012.", "Go release history", "2012-03-28T00:00:00Z", "Go 1.0 was released in March 2012.")
+	f.Add("UK inflation fell to 2.5% in December 2024, per The Office For National Statistics.", "x", "", "2.5 per cent")
+	f.Add("Ünïcode Ñame 1,200 kronor ’quoted’ 19.5 %", "", "garbage", "\u00a0")
+	f.Fuzz(func(t *testing.T, bullet, title, published, snippet string) {
+		for _, tok := range claimTokens(bullet) {
+			if !contains(bullet, tok) {
+				t.Fatalf("token %q (%s) is not found in its own bullet %q", tok.Text, tok.Kind, bullet)
+			}
+		}
+		env := envWith(func(bs []answer.Bullet, ss []answer.Source) {
+			bs[0].Text = bullet
+			ss[0].Title, ss[0].Published = title, published
+		})
+		c := call(0, trace.ToolTavily, trace.CallOK)
+		c.Retrieved = slices.Clone(groundedResults)
+		c.Retrieved[0].Snippet = snippet
+		turn := p2(answer.FormatPhase2(answer.VerificationSkipped, env), c)
+		r, ok := Grounding{}.Score(&Input{Case: routingCase("tavily_only"), Session: session(turn)})
+		if !ok {
+			return // the envelope did not survive the fuzzed text
+		}
+		for _, ch := range r.Checks {
+			if !ch.Pass && ch.Reason == "" {
+				t.Fatalf("check %q fails without a reason", ch.Name)
+			}
+		}
+	})
+}

@@ -111,6 +111,11 @@ func TestRun(t *testing.T) {
 	if !strings.HasPrefix(out, "searchbench: 4 cases: ") || !strings.Contains(out, "routing.accuracy") {
 		t.Fatalf("tables:\n%s", out)
 	}
+	for _, m := range []string{"grounding.sources_retrieved ", "grounding.titles ", "grounding.claims ", "grounding.independence "} {
+		if !strings.Contains(out, "│ "+m) {
+			t.Errorf("the metrics table has no %s row:\n%s", m, out)
+		}
+	}
 	first, err := os.ReadFile(filepath.Join(dir, "out", "report.json"))
 	if err != nil {
 		t.Fatal(err)

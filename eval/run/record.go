@@ -10,6 +10,7 @@ import (
 	"github.com/searchbench/searchbench/eval/dataset"
 	"github.com/searchbench/searchbench/eval/vcr"
 	"github.com/searchbench/searchbench/fixtures/sim"
+	"github.com/searchbench/searchbench/internal/secret"
 	"github.com/searchbench/searchbench/orchestrator"
 	"github.com/searchbench/searchbench/orchestrator/httpx"
 )
@@ -122,11 +123,9 @@ func (o *RecordOptions) recordOne(ctx context.Context, c *dataset.Case) (err err
 			ropts.Secrets = append(ropts.Secrets, v)
 		}
 	} else {
-		for _, k := range []string{"CEREBRAS_API_KEY", "OPENAI_API_KEY", "TAVILY_API_KEY", "EXA_API_KEY"} {
-			if v := getenv(k); v != "" {
-				ropts.Secrets = append(ropts.Secrets, v)
-			}
-		}
+		// The one list of secrets: every key and every base URL's password
+		// and credential query values.
+		ropts.Secrets = append(ropts.Secrets, secret.FromEnv(getenv).Values()...)
 		policy.AttemptTimeout = 2 * time.Minute
 	}
 	rec, err := vcr.StartRecording(path, ropts)

@@ -102,7 +102,7 @@ func StartRecording(path string, opts RecordOptions) (*Recording, error) {
 			i.Request.Body = string(c)
 			i.Request.ContentLength = int64(len(c))
 		}
-		scrubInteraction(i, sc.replacer())
+		scrubInteraction(i, sc.secrets())
 		for _, h := range opts.DropHeaders { // copies by now: scrubInteraction cloned them
 			i.Request.Headers.Del(h)
 			i.Response.Headers.Del(h)
@@ -114,7 +114,7 @@ func StartRecording(path string, opts RecordOptions) (*Recording, error) {
 		return nil
 	}
 	beforeSave := func(i *cassette.Interaction) error {
-		scrubInteraction(i, sc.replacer())
+		scrubInteraction(i, sc.secrets())
 		return nil
 	}
 	marshal := yaml.Marshal
@@ -173,7 +173,7 @@ func (r *Recording) RoundTrip(req *http.Request) (*http.Response, error) {
 	resp, err := r.rec.RoundTrip(req)
 	if err != nil {
 		// The error text may quote the URL; scrub known secrets from it.
-		msg := r.secret.replacer().Replace(err.Error())
+		msg := r.secret.secrets().String(err.Error())
 		r.mu.Lock()
 		r.failures = append(r.failures, fmt.Sprintf("%s %s: %s", req.Method, redactURL(req.URL), msg))
 		r.mu.Unlock()
@@ -264,29 +264,35 @@ func (rd *redirect) RoundTrip(req *http.Request) (*http.Response, error) {
 	return rd.base.RoundTrip(out)
 }
 
-// redactURL renders u for an error message with query values of secret
-// fields (api_key=...) replaced, since errors end up in logs.
+// redactURL renders u with the password of its userinfo and the query
+// values of secret fields (api_key=...) replaced, for cassettes, matching
+// and error messages alike.
 func redactURL(u *url.URL) string {
 	if u == nil {
 		return ""
 	}
-	if u.RawQuery == "" {
-		return u.String()
-	}
-	q := u.Query()
+	v := *u
 	changed := false
-	for k := range q {
-		for _, f := range SecretFields {
-			if strings.EqualFold(k, f) {
-				q[k] = []string{Redacted}
-				changed = true
+	if _, ok := u.User.Password(); ok {
+		v.User = url.UserPassword(u.User.Username(), Redacted)
+		changed = true
+	}
+	if u.RawQuery != "" {
+		q := u.Query()
+		for k := range q {
+			for _, f := range SecretFields {
+				if strings.EqualFold(k, f) {
+					q[k] = []string{Redacted}
+					changed = true
+				}
 			}
+		}
+		if changed {
+			v.RawQuery = q.Encode()
 		}
 	}
 	if !changed {
 		return u.String()
 	}
-	v := *u
-	v.RawQuery = q.Encode()
 	return v.String()
 }

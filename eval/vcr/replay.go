@@ -125,7 +125,7 @@ func (r *Replayer) RoundTrip(req *http.Request) (*http.Response, error) {
 		return nil, err
 	}
 	live := canonicalLive(body, r.drop)
-	target := req.URL.String()
+	target := redactURL(req.URL) // as recorded: no password, no query key
 
 	r.mu.Lock()
 	defer r.mu.Unlock()

@@ -3,10 +3,10 @@ package vcr
 import (
 	"bufio"
 	"bytes"
-	"cmp"
 	"encoding/json"
 	"math"
 	"net/http"
+	"net/url"
 	"slices"
 	"strconv"
 	"strings"
@@ -14,6 +14,8 @@ import (
 	"time"
 
 	"gopkg.in/dnaeon/go-vcr.v4/pkg/cassette"
+
+	"github.com/searchbench/searchbench/internal/secret"
 )
 
 // MinSecretLen is the shortest secret value the recorder accepts. Replacing
@@ -22,11 +24,11 @@ const MinSecretLen = 8
 
 // scrubber holds the secret values of one recording: those given in
 // RecordOptions and those learned from credential headers and api_key body
-// fields as requests pass.
+// fields as requests pass. The scrubbing itself is secret.Set's, so a
+// secret is found raw, JSON-escaped, percent-encoded or provider-masked.
 type scrubber struct {
-	mu      sync.Mutex
-	secrets []string // unique, longest first so a key inside a longer one cannot split it
-	repl    *strings.Replacer
+	mu  sync.Mutex
+	set *secret.Set
 }
 
 // add remembers a secret value; values shorter than MinSecretLen are ignored
@@ -37,41 +39,21 @@ func (s *scrubber) add(v string) {
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if slices.Contains(s.secrets, v) {
+	if slices.Contains(s.set.Values(), v) {
 		return
 	}
-	s.secrets = append(s.secrets, v)
-	slices.SortFunc(s.secrets, func(a, b string) int {
-		return cmp.Or(cmp.Compare(len(b), len(a)), strings.Compare(a, b))
-	})
-	s.repl = nil
+	s.set = s.set.With(v)
 }
 
-// replacer returns a Replacer that turns every known secret into Redacted.
-func (s *scrubber) replacer() *strings.Replacer {
+// secrets returns the set of every secret known so far.
+func (s *scrubber) secrets() *secret.Set {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if s.repl == nil {
-		pairs := make([]string, 0, 2*len(s.secrets))
-		for _, v := range s.secrets {
-			pairs = append(pairs, v, Redacted)
-		}
-		s.repl = strings.NewReplacer(pairs...)
-	}
-	return s.repl
+	return s.set
 }
 
-// leaked reports whether data still holds a known secret.
-func (s *scrubber) leaked(data []byte) bool {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	for _, v := range s.secrets {
-		if bytes.Contains(data, []byte(v)) {
-			return true
-		}
-	}
-	return false
-}
+// leaked reports whether data still holds a known secret, in any encoding.
+func (s *scrubber) leaked(data []byte) bool { return s.secrets().Leaks(data) }
 
 // learnHeaders remembers the credentials a request carries in its headers.
 func (s *scrubber) learnHeaders(h http.Header) {
@@ -100,7 +82,7 @@ func isSecretHeader(name string) bool {
 // scrubHeaders returns a copy of h with credential headers redacted and
 // secret values replaced elsewhere. It copies because go-vcr hands hooks the
 // live request's and response's header maps.
-func scrubHeaders(h http.Header, repl *strings.Replacer) http.Header {
+func scrubHeaders(h http.Header, repl *secret.Set) http.Header {
 	if h == nil {
 		return nil
 	}
@@ -111,7 +93,7 @@ func scrubHeaders(h http.Header, repl *strings.Replacer) http.Header {
 			if isSecretHeader(k) {
 				nv[j] = Redacted
 			} else {
-				nv[j] = repl.Replace(v)
+				nv[j] = repl.String(v)
 			}
 		}
 		out[k] = nv
@@ -122,18 +104,18 @@ func scrubHeaders(h http.Header, repl *strings.Replacer) http.Header {
 // scrubInteraction removes secrets from every recorded part of i. It is
 // idempotent: the recorder runs it once when an interaction is captured and
 // again before saving, when it knows every secret the recording met.
-func scrubInteraction(i *cassette.Interaction, repl *strings.Replacer) {
+func scrubInteraction(i *cassette.Interaction, repl *secret.Set) {
 	rq := &i.Request
-	rq.URL = repl.Replace(rq.URL)
+	rq.URL = maskUserinfo(repl.String(rq.URL))
 	rq.Headers = scrubHeaders(rq.Headers, repl)
 	rq.Trailer = scrubHeaders(rq.Trailer, repl)
 	for k, vs := range rq.Form {
 		for j, v := range vs {
-			vs[j] = repl.Replace(v)
+			vs[j] = repl.String(v)
 		}
 		rq.Form[k] = vs
 	}
-	if b := repl.Replace(rq.Body); b != rq.Body {
+	if b := repl.String(rq.Body); b != rq.Body {
 		rq.Body = b
 		rq.ContentLength = int64(len(b))
 	}
@@ -141,10 +123,23 @@ func scrubInteraction(i *cassette.Interaction, repl *strings.Replacer) {
 	rs := &i.Response
 	rs.Headers = scrubHeaders(rs.Headers, repl)
 	rs.Trailer = scrubHeaders(rs.Trailer, repl)
-	if b := repl.Replace(rs.Body); b != rs.Body {
+	if b := repl.String(rs.Body); b != rs.Body {
 		rs.Body = b
 		fixContentLength(rs)
 	}
+}
+
+// maskUserinfo returns the URL a cassette records and a replay matches:
+// the password of its userinfo (http://gw:PASSWORD@host) and the values of
+// credential query fields (api_key=…) are Redacted, whether or not they were
+// configured as secrets. Recording and replay apply the same function, so a
+// gateway URL with a key in it still matches.
+func maskUserinfo(raw string) string {
+	u, err := url.Parse(raw)
+	if err != nil {
+		return raw
+	}
+	return redactURL(u)
 }
 
 // fixContentLength makes a response's recorded length agree with its

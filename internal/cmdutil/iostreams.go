@@ -6,6 +6,8 @@ import (
 	"os"
 
 	"golang.org/x/term"
+
+	"github.com/searchbench/searchbench/internal/secret"
 )
 
 // IOStreams are the streams a command reads and writes. Commands never touch
@@ -43,6 +45,24 @@ func Test(in string) (*IOStreams, *bytes.Buffer, *bytes.Buffer) {
 		ErrOut: errOut,
 		Getenv: func(string) string { return "" },
 	}, out, errOut
+}
+
+// Secrets returns every secret the environment configures (API keys, base
+// URL passwords and credential query values): the one list every sink
+// scrubs.
+func (s *IOStreams) Secrets() *secret.Set { return secret.FromEnv(s.Getenv) }
+
+// Scrub routes Out and ErrOut through the scrubber, so no secret of the
+// environment reaches them in any encoding. It returns the function that
+// flushes what the scrubbers hold back; call it before exiting.
+func (s *IOStreams) Scrub() (flush func()) {
+	set := s.Secrets()
+	out, errOut := secret.NewWriter(s.Out, set), secret.NewWriter(s.ErrOut, set)
+	s.Out, s.ErrOut = out, errOut
+	return func() {
+		out.Flush()
+		errOut.Flush()
+	}
 }
 
 // IsStdoutTTY reports whether standard output is a terminal.

@@ -24,3 +24,14 @@ func BaseURL(name, value, def string) (string, error) {
 	}
 	return strings.TrimRight(value, "/"), nil
 }
+
+// JoinURL appends path to a base URL's path, keeping the base's query
+// string (a gateway's ?api_key=…) after it rather than gluing the path onto
+// the query.
+func JoinURL(base, path string) string {
+	b, q, ok := strings.Cut(base, "?")
+	if !ok {
+		return base + path
+	}
+	return b + path + "?" + q
+}

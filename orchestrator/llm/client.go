@@ -99,7 +99,7 @@ func New(cfg Config) (*Client, error) {
 	}
 	return &Client{
 		http:     httpx.NewClient(cfg.Transport, p),
-		url:      base + "/chat/completions",
+		url:      httpx.JoinURL(base, "/chat/completions"),
 		model:    model,
 		key:      cfg.APIKey,
 		provider: providerOf(base),

@@ -105,7 +105,8 @@ func askRun(ctx context.Context, opts *Options) (err error) {
 		defer func() {
 			b, merr := json.MarshalIndent(s.Trace(), "", "  ")
 			if merr == nil {
-				merr = fsutil.WriteFileAtomic(opts.Trace, append(b, '\n'), 0o644)
+				// The trace holds provider bodies verbatim: scrub them.
+				merr = fsutil.WriteFileAtomic(opts.Trace, opts.IO.Secrets().Scrub(append(b, '\n')), 0o644)
 			}
 			if merr != nil && err == nil {
 				err = cmdutil.Infra(merr)

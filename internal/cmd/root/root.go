@@ -87,6 +87,10 @@ func markStart(cmd *cobra.Command, started *bool) {
 
 // Main runs searchbench with args and returns the process exit code.
 func Main(ctx context.Context, args []string, io *cmdutil.IOStreams) int {
+	// Every byte a command prints passes the one scrubber, whatever path
+	// (a provider's error body, a cassette-miss diff, a trace) it came by.
+	flush := io.Scrub()
+	defer flush()
 	started := false
 	cmd := newCmdRoot(io, &started)
 	cmd.SetArgs(args)

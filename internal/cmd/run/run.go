@@ -25,6 +25,7 @@ import (
 	"github.com/searchbench/searchbench/eval/score"
 	"github.com/searchbench/searchbench/internal/cmdutil"
 	"github.com/searchbench/searchbench/internal/fsutil"
+	"github.com/searchbench/searchbench/internal/secret"
 	"github.com/searchbench/searchbench/orchestrator/executor"
 	"github.com/searchbench/searchbench/orchestrator/prompts"
 )
@@ -164,6 +165,7 @@ func runRun(ctx context.Context, opts *Options) error {
 		}
 	}()
 	jsonPath := ""
+	flushSinks := func() error { return nil }
 	if opts.Out != "" {
 		jsonPath = filepath.Join(opts.Out, JSONName)
 		for _, name := range []string{JSONName, MarkdownName, JUnitName} {
@@ -173,10 +175,25 @@ func runRun(ctx context.Context, opts *Options) error {
 			}
 			files = append(files, f)
 		}
+		// Report files pass the same scrubber as the terminal: a key in a
+		// base URL must not reach them through a cassette-miss diff.
+		set := opts.IO.Secrets()
+		sinks := make([]*secret.Writer, len(files))
+		for i, f := range files {
+			sinks[i] = secret.NewWriter(f, set)
+		}
+		flushSinks = func() error {
+			for _, w := range sinks {
+				if err := w.Flush(); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
 		writers = append(writers,
-			report.NewJSON(files[0]),
-			report.NewMarkdown(files[1], report.TextOptions{MaxFailures: opts.MaxFailures, JSONPath: jsonPath}),
-			report.NewJUnit(files[2]))
+			report.NewJSON(sinks[0]),
+			report.NewMarkdown(sinks[1], report.TextOptions{MaxFailures: opts.MaxFailures, JSONPath: jsonPath}),
+			report.NewJUnit(sinks[2]))
 	}
 	if !opts.Quiet {
 		writers = append(writers, report.NewTerminal(opts.IO.Out, report.TextOptions{MaxFailures: opts.MaxFailures, JSONPath: jsonPath}))
@@ -207,6 +224,9 @@ func runRun(ctx context.Context, opts *Options) error {
 	}
 	sum, err := evalrun.Replay(ctx, items, ropts, meta, report.Multi(writers...))
 	if err != nil {
+		return cmdutil.Infra(err)
+	}
+	if err := flushSinks(); err != nil {
 		return cmdutil.Infra(err)
 	}
 	for _, f := range files {

@@ -153,7 +153,10 @@ func (a *Assistant) runTool(ctx context.Context, t *trace.Turn, round int, tc ll
 	if err != nil {
 		call.Status = trace.CallError
 		call.Error = err.Error()
-		return "Search failed: " + err.Error()
+		// What the model reads is part of the next request: nothing
+		// clock-derived (retry waits) may enter it, or a recording
+		// could not replay.
+		return "Search failed: " + httpx.StableText(err)
 	}
 	if len(results) > call.Sent {
 		results = results[:call.Sent]

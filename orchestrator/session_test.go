@@ -256,6 +256,15 @@ func TestExaError(t *testing.T) {
 	if last := msgs[len(msgs)-1]; !strings.HasPrefix(last.Content, "Search failed: ") || strings.Contains(last.Content, "test-key") {
 		t.Fatalf("tool message %q", last.Content)
 	}
+	// The tool message is part of the next request: the retry waits (jitter,
+	// clock) must not be in it, or a live recording of this fault would not
+	// replay. The trace keeps them.
+	if last := msgs[len(msgs)-1]; strings.Contains(last.Content, "wait=") || !strings.Contains(last.Content, "(3 attempts: 503, 503, 503)") {
+		t.Fatalf("tool message %q: want the attempts without their waits", last.Content)
+	}
+	if !strings.Contains(c.Error, "wait=") {
+		t.Errorf("trace call error %q lost the waits", c.Error)
+	}
 	if tr.Route != trace.RouteTavilyPlusExa {
 		t.Fatalf("route %q", tr.Route)
 	}

@@ -249,8 +249,15 @@ type CallError struct {
 	secrets     []string
 }
 
-// Error reads "POST <url>: <cause> (N attempts: 429, 429, 503)".
-func (e *CallError) Error() string {
+// Error reads "POST <url>: <cause> (N attempts: 429 wait=1s, 429 wait=2s, 503)".
+func (e *CallError) Error() string { return e.text(true) }
+
+// Stable is Error without the waits between attempts, which carry the retry
+// jitter and the wall clock: the form that may enter a request body (the
+// tool message the model reads), so that a recording replays.
+func (e *CallError) Stable() string { return e.text(false) }
+
+func (e *CallError) text(waits bool) string {
 	cause := e.Err
 	// http.Client wraps transport errors in a *url.Error that repeats the
 	// method and URL this message already starts with.
@@ -260,9 +267,27 @@ func (e *CallError) Error() string {
 	}
 	msg := fmt.Sprintf("%s %s: %v", e.Method, e.URL, cause)
 	if n := len(e.Attempts); n > 1 {
-		msg += fmt.Sprintf(" (%d attempts: %s)", n, Describe(e.Attempts))
+		attempts := e.Attempts
+		if !waits {
+			attempts = make([]Attempt, n)
+			for i, a := range e.Attempts {
+				a.Wait = 0
+				attempts[i] = a
+			}
+		}
+		msg += fmt.Sprintf(" (%d attempts: %s)", n, Describe(attempts))
 	}
 	return redact(msg, e.secrets)
+}
+
+// StableText renders err for a request body: a call error without its
+// waits (CallError.Stable), anything else as is.
+func StableText(err error) string {
+	var ce *CallError
+	if errors.As(err, &ce) {
+		return strings.Replace(err.Error(), ce.Error(), ce.Stable(), 1)
+	}
+	return err.Error()
 }
 
 // Unwrap returns the cause.

@@ -12,7 +12,7 @@ import (
 )
 
 func main() {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	ctx, stop := signal.NotifyContext(context.Background(), root.Signals...)
 	code := root.Main(ctx, os.Args[1:], cmdutil.System())
 	stop()
 	os.Exit(code)

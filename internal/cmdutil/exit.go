@@ -14,6 +14,11 @@ const (
 	ExitFail  = 1 // a check or verdict failed
 	ExitUsage = 2 // usage or input error: bad flags, unreadable or invalid input
 	ExitInfra = 3 // infrastructure error: cassette miss, network, unwritable output
+
+	// ExitInterrupted: stopped by SIGINT or SIGTERM (128 + SIGINT, as
+	// shells report Ctrl-C). Temporaries are removed and previous outputs
+	// kept.
+	ExitInterrupted = 130
 )
 
 // ExitError carries the exit code chosen for an error. Silent errors have

@@ -98,7 +98,7 @@ func recordRun(ctx context.Context, opts *Options) error {
 		bar = progressbar.NewOptions(total, progressbar.OptionSetWriter(opts.IO.ErrOut),
 			progressbar.OptionSetDescription("recording "+opts.Variant), progressbar.OptionShowCount(), progressbar.OptionClearOnFinish())
 	}
-	failed := 0
+	failed, finished := 0, 0 // finished: cases that started and ended, either way
 	err = evalrun.Record(ctx, items, evalrun.RecordOptions{
 		Variant:   opts.Variant,
 		Mode:      opts.Mode,
@@ -109,6 +109,7 @@ func recordRun(ctx context.Context, opts *Options) error {
 		Done: func(c *dataset.Case, err error) {
 			mu.Lock()
 			defer mu.Unlock()
+			finished++
 			if err != nil {
 				failed++
 			}
@@ -120,12 +121,19 @@ func recordRun(ctx context.Context, opts *Options) error {
 	if bar != nil {
 		bar.Finish()
 	}
-	if err != nil {
-		if failed == 0 {
+	if err != nil || ctx.Err() != nil {
+		if err == nil {
+			err = ctx.Err()
+		}
+		if failed == 0 && ctx.Err() == nil {
 			// Nothing was recorded: a configuration problem (a missing key).
 			return cmdutil.Usage(err)
 		}
-		return cmdutil.Infra(fmt.Errorf("%d of %d cases failed:\n%w", failed, total, err))
+		// Say what happened to every case: an interrupted recording has
+		// cases that never started, and their cassettes are unchanged.
+		return cmdutil.Infra(fmt.Errorf("%d of %d cases started: %d recorded, %d failed or interrupted; %d not started "+
+			"(the cassettes of cases not recorded are unchanged):\n%w",
+			finished, total, finished-failed, failed, total-finished, err))
 	}
 	fmt.Fprintf(opts.IO.Out, "recorded %d cassettes under %s/%s (backend %s)\n", total, opts.Cassettes, opts.Variant, opts.Backend)
 	return nil

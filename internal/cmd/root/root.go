@@ -5,6 +5,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
+	"syscall"
 
 	"github.com/spf13/cobra"
 
@@ -85,6 +87,11 @@ func markStart(cmd *cobra.Command, started *bool) {
 	}
 }
 
+// Signals stop a command: SIGTERM (CI cancelling a job) is handled like
+// Ctrl-C. The command stops, removes its temporaries, keeps the previous
+// outputs, and Main returns cmdutil.ExitInterrupted.
+var Signals = []os.Signal{os.Interrupt, syscall.SIGTERM}
+
 // Main runs searchbench with args and returns the process exit code.
 func Main(ctx context.Context, args []string, io *cmdutil.IOStreams) int {
 	// Every byte a command prints passes the one scrubber, whatever path
@@ -97,6 +104,11 @@ func Main(ctx context.Context, args []string, io *cmdutil.IOStreams) int {
 	err := cmd.ExecuteContext(ctx)
 	if err == nil {
 		return cmdutil.ExitOK
+	}
+	if ctx.Err() != nil {
+		// Interrupted: whatever the command was doing failed because of it.
+		fmt.Fprintf(io.ErrOut, "searchbench: interrupted: %v\n", err)
+		return cmdutil.ExitInterrupted
 	}
 	var ee *cmdutil.ExitError
 	if !errors.As(err, &ee) && !started {

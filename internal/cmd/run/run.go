@@ -197,6 +197,10 @@ func runRun(ctx context.Context, opts *Options) error {
 	}
 	if !opts.Quiet {
 		writers = append(writers, report.NewTerminal(opts.IO.Out, report.TextOptions{MaxFailures: opts.MaxFailures, JSONPath: jsonPath}))
+	} else {
+		// --quiet drops the tables, never the errors: a case that could not
+		// run is printed in full on stderr.
+		writers = append(writers, errorsTo(opts.IO.ErrOut))
 	}
 
 	var bar *progressbar.ProgressBar
@@ -310,3 +314,21 @@ func metaOf(opts *Options, sets []*dataset.Dataset, shard dataset.Shard) (report
 	sort.Slice(m.Datasets, func(i, j int) bool { return m.Datasets[i].Name < m.Datasets[j].Name })
 	return m, nil
 }
+
+// errorsTo is the report writer of --quiet runs: it prints the error of each
+// case that could not run, in full, and nothing else.
+func errorsTo(w io.Writer) report.Writer { return caseErrors{w} }
+
+type caseErrors struct{ w io.Writer }
+
+func (caseErrors) Begin(report.Meta) error { return nil }
+
+func (e caseErrors) Case(r *report.CaseRecord) error {
+	if r.Error != "" {
+		_, err := fmt.Fprintf(e.w, "Error: %s\n%s\n\n", r.Key, r.Error)
+		return err
+	}
+	return nil
+}
+
+func (caseErrors) End(report.Summary) error { return nil }

@@ -182,3 +182,23 @@ func TestRunErrors(t *testing.T) {
 		})
 	}
 }
+
+// TestQuietStillPrintsErrors: --quiet drops the tables, never the error of
+// a case that could not run.
+func TestQuietStillPrintsErrors(t *testing.T) {
+	dir := workspace(t)
+	p := filepath.Join(dir, "datasets/routing.yaml")
+	b, _ := os.ReadFile(p)
+	os.WriteFile(p, bytes.Replace(b, []byte("first iPhone"), []byte("first iPod"), 1), 0o644)
+	code, out, errOut := sb(t, dir, "run", "--quiet")
+	if code != cmdutil.ExitInfra {
+		t.Fatalf("exit %d, want %d (a cassette miss)", code, cmdutil.ExitInfra)
+	}
+	if out != "" {
+		t.Errorf("--quiet printed on stdout: %s", out)
+	}
+	if !strings.Contains(errOut, "Error: routing/iphone") || !strings.Contains(errOut, "no recorded interaction") ||
+		!strings.Contains(errOut, "1 of 4 cases could not run") {
+		t.Errorf("stderr does not show the case's error:\n%s", errOut)
+	}
+}

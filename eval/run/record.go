@@ -60,6 +60,9 @@ func Record(ctx context.Context, items []Item, opts RecordOptions) error {
 		if _, err := orchestrator.ClientsFromEnv(opts.Getenv, http.DefaultTransport, httpx.DefaultPolicy()); err != nil {
 			return err
 		}
+		if _, err := httpx.PolicyFromEnv(opts.Getenv, httpx.DefaultPolicy()); err != nil {
+			return err
+		}
 	}
 	var traffic []Item
 	for _, it := range items {
@@ -127,6 +130,9 @@ func (o *RecordOptions) recordOne(ctx context.Context, c *dataset.Case) (err err
 		// and credential query values.
 		ropts.Secrets = append(ropts.Secrets, secret.FromEnv(getenv).Values()...)
 		policy.AttemptTimeout = 2 * time.Minute
+		if policy, err = httpx.PolicyFromEnv(getenv, policy); err != nil {
+			return err
+		}
 	}
 	rec, err := vcr.StartRecording(path, ropts)
 	if err != nil {

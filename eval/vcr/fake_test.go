@@ -13,7 +13,6 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
-	"time"
 )
 
 // Fake credentials. tavilyKey is deliberately not passed in
@@ -29,15 +28,17 @@ const (
 // caller's keys (in a header and in the body) and answers the query
 // "rate limited" first with a 429, then with a 200.
 type fakeAPI struct {
-	slow string // host whose answers are delayed, to change completion order
-	hits atomic.Int64
+	slow    string        // host whose answers wait for release, to change completion order
+	release chan struct{} // closed by the test once the other hosts have answered
+	date    string        // the Date header to send (empty: net/http's own)
+	hits    atomic.Int64
 	mu   sync.Mutex
 	seen map[string]int
 }
 
 func newFakeAPI(t *testing.T) (*fakeAPI, *httptest.Server) {
 	t.Helper()
-	f := &fakeAPI{seen: map[string]int{}}
+	f := &fakeAPI{seen: map[string]int{}, release: make(chan struct{})}
 	srv := httptest.NewServer(f)
 	t.Cleanup(srv.Close)
 	return f, srv
@@ -46,7 +47,10 @@ func newFakeAPI(t *testing.T) (*fakeAPI, *httptest.Server) {
 func (f *fakeAPI) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	f.hits.Add(1)
 	if r.Host == f.slow {
-		time.Sleep(50 * time.Millisecond)
+		<-f.release
+	}
+	if f.date != "" {
+		w.Header().Set("Date", f.date)
 	}
 	body, _ := io.ReadAll(r.Body)
 	var req map[string]any

@@ -122,12 +122,26 @@ func (c *Client) PostJSON(ctx context.Context, rawURL string, headers http.Heade
 		return nil, attempts, &CallError{Method: http.MethodPost, URL: shownURL, Attempts: attempts, Err: err, secrets: secrets}
 	}
 
+	parent := ctx
+	if p.CallTimeout > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = p.withTimeout(ctx, p.CallTimeout)
+		defer cancel()
+	}
+	// ended says why ctx is done: the caller's own context, or the call's
+	// time running out.
+	ended := func() error {
+		if parent.Err() == nil && errors.Is(ctx.Err(), context.DeadlineExceeded) {
+			return fmt.Errorf("%w after %s (the whole call's limit): %w", errCallTimeout, p.CallTimeout, ctx.Err())
+		}
+		return ctx.Err()
+	}
 	var attempts []Attempt
 	for n := 1; ; n++ {
-		if err := ctx.Err(); err != nil {
-			return fail(attempts, err)
+		if ctx.Err() != nil {
+			return fail(attempts, ended())
 		}
-		status, respHeader, respBody, err := c.once(ctx, rawURL, headers, payload, p.AttemptTimeout)
+		status, respHeader, respBody, err := c.once(ctx, rawURL, headers, payload, p)
 		if err == nil && status >= 200 && status < 300 {
 			return respBody, append(attempts, Attempt{Status: status}), nil
 		}
@@ -137,7 +151,7 @@ func (c *Client) PostJSON(ctx context.Context, rawURL string, headers http.Heade
 		if err != nil {
 			if ctx.Err() != nil { // the caller gave up; say so, not the transport's view of it
 				attempts = append(attempts, Attempt{Status: status, Err: redact(oneLine(err.Error(), maxMessage), secrets)})
-				return fail(attempts, fmt.Errorf("%w (during attempt %d)", ctx.Err(), n))
+				return fail(attempts, fmt.Errorf("%w (during attempt %d)", ended(), n))
 			}
 			retry = retryableTransport(err)
 		} else {
@@ -169,18 +183,18 @@ func (c *Client) PostJSON(ctx context.Context, rawURL string, headers http.Heade
 		a.Wait = wait
 		attempts = append(attempts, a)
 		if serr := p.sleep(ctx, wait); serr != nil {
-			return fail(attempts, fmt.Errorf("%w while waiting %s to retry after: %w", serr, wait, err))
+			return fail(attempts, fmt.Errorf("%w while waiting %s to retry after: %w", ended(), wait, err))
 		}
 	}
 }
 
 // once makes one attempt. A response whose body cannot be read completely
 // is an error, with the status kept.
-func (c *Client) once(ctx context.Context, rawURL string, headers http.Header, payload []byte, timeout time.Duration) (int, http.Header, []byte, error) {
-	actx := ctx
+func (c *Client) once(ctx context.Context, rawURL string, headers http.Header, payload []byte, p Policy) (int, http.Header, []byte, error) {
+	actx, timeout := ctx, p.AttemptTimeout
 	if timeout > 0 {
 		var cancel context.CancelFunc
-		actx, cancel = context.WithTimeout(ctx, timeout)
+		actx, cancel = p.withTimeout(ctx, timeout)
 		defer cancel()
 	}
 	req, err := http.NewRequestWithContext(actx, http.MethodPost, rawURL, bytes.NewReader(payload))
@@ -235,6 +249,9 @@ func ReadAll(r io.Reader, n, max int64) ([]byte, error) {
 		}
 	}
 }
+
+// errCallTimeout marks a call that ran out of its CallTimeout.
+var errCallTimeout = errors.New("call timed out")
 
 // errAttemptTimeout marks an attempt that ran out of its own time while the
 // caller's context was still live: worth retrying.

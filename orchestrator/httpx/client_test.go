@@ -289,15 +289,65 @@ func TestPostJSONNeverShowsKeys(t *testing.T) {
 	}
 }
 
+// expiring is a context whose deadline passes when its test says so: the
+// timeouts are tested without waiting for the clock.
+type expiring struct {
+	context.Context
+	done chan struct{}
+	once sync.Once
+}
+
+func (e *expiring) Done() <-chan struct{} { return e.done }
+
+func (e *expiring) Err() error {
+	select {
+	case <-e.done:
+		return context.DeadlineExceeded
+	default:
+		return e.Context.Err()
+	}
+}
+
+func (e *expiring) expire() { e.once.Do(func() { close(e.done) }) }
+
+// timeouts hands out expiring contexts in order, and records the durations
+// asked for.
+type timeouts struct {
+	mu   sync.Mutex
+	ctxs []*expiring
+	ds   []time.Duration
+}
+
+func (tt *timeouts) withTimeout(ctx context.Context, d time.Duration) (context.Context, context.CancelFunc) {
+	e := &expiring{Context: ctx, done: make(chan struct{})}
+	go func() { // the parent's end ends this one too
+		select {
+		case <-ctx.Done():
+			e.expire()
+		case <-e.done:
+		}
+	}()
+	tt.mu.Lock()
+	tt.ctxs = append(tt.ctxs, e)
+	tt.ds = append(tt.ds, d)
+	tt.mu.Unlock()
+	return e, func() {}
+}
+
+func (tt *timeouts) get(i int) *expiring {
+	tt.mu.Lock()
+	defer tt.mu.Unlock()
+	return tt.ctxs[i]
+}
+
 func TestPostJSONAttemptTimeout(t *testing.T) {
 	var n atomic.Int32
+	tt := &timeouts{}
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		io.ReadAll(r.Body) // lets the server notice the client hanging up
 		if n.Add(1) == 1 {
-			select { // hang until the client gives up on this attempt
-			case <-r.Context().Done():
-			case <-time.After(5 * time.Second):
-			}
+			tt.get(0).expire() // the first attempt's time runs out while the server hangs
+			<-r.Context().Done()
 			return
 		}
 		io.WriteString(w, `{}`)
@@ -306,6 +356,7 @@ func TestPostJSONAttemptTimeout(t *testing.T) {
 	s := &sleeper{}
 	p := testPolicy(s)
 	p.AttemptTimeout = 100 * time.Millisecond
+	p.WithTimeout = tt.withTimeout
 	c := NewClient(srv.Client().Transport, p)
 	_, attempts, err := c.PostJSON(context.Background(), srv.URL, nil, []byte(`{}`), nil)
 	if err != nil {
@@ -314,19 +365,60 @@ func TestPostJSONAttemptTimeout(t *testing.T) {
 	if got := Statuses(attempts); !equal(got, []int{0, 200}) || !strings.Contains(attempts[0].Err, "attempt timed out after 100ms") {
 		t.Fatalf("attempts = %+v", attempts)
 	}
+	if len(tt.ds) != 2 || tt.ds[0] != 100*time.Millisecond {
+		t.Errorf("attempt timeouts asked = %v, want 100ms per attempt", tt.ds)
+	}
+}
+
+// TestPostJSONCallTimeout: a server that never finishes a response costs
+// the call's limit, not MaxAttempts × AttemptTimeout.
+func TestPostJSONCallTimeout(t *testing.T) {
+	tt := &timeouts{}
+	var n atomic.Int32
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		io.ReadAll(r.Body)
+		if n.Add(1) == 2 {
+			tt.get(0).expire() // the call's limit passes during the second attempt
+		} else {
+			tt.get(int(n.Load())).expire() // the first attempt times out on its own
+		}
+		<-r.Context().Done()
+	}))
+	defer srv.Close()
+	p := testPolicy(&sleeper{})
+	p.MaxAttempts = 4
+	p.AttemptTimeout = 2 * time.Minute
+	p.CallTimeout = 3 * time.Minute
+	p.WithTimeout = tt.withTimeout
+	c := NewClient(srv.Client().Transport, p)
+	_, attempts, err := c.PostJSON(context.Background(), srv.URL, nil, []byte(`{}`), nil)
+	if !errors.Is(err, errCallTimeout) || !errors.Is(err, context.DeadlineExceeded) || !strings.Contains(err.Error(), "call timed out after 3m0s") {
+		t.Fatalf("err = %v, want the call's own timeout", err)
+	}
+	if len(attempts) != 2 || n.Load() != 2 {
+		t.Fatalf("attempts = %+v (server saw %d), want 2: no attempt after the call's limit", attempts, n.Load())
+	}
+	if tt.ds[0] != 3*time.Minute || tt.ds[1] != 2*time.Minute {
+		t.Errorf("timeouts asked = %v, want the call's then each attempt's", tt.ds)
+	}
 }
 
 func TestPostJSONCancelDuringWait(t *testing.T) {
 	srv, _ := scripted(t, step{status: 429, header: map[string]string{"Retry-After": "30"}, body: `{}`})
 	p := testPolicy(nil)
-	p.Sleep = SleepContext // a real wait, cut short by the cancel
-	c := NewClient(srv.Client().Transport, p)
 	ctx, cancel := context.WithCancel(context.Background())
-	time.AfterFunc(50*time.Millisecond, cancel)
-	start := time.Now()
+	var waited []time.Duration
+	var sleepErr error
+	p.Sleep = func(ctx context.Context, d time.Duration) error {
+		waited = append(waited, d)
+		cancel() // the signal arrives while the client waits to retry
+		sleepErr = SleepContext(ctx, d)
+		return sleepErr
+	}
+	c := NewClient(srv.Client().Transport, p)
 	_, attempts, err := c.PostJSON(ctx, srv.URL, nil, []byte(`{}`), nil)
-	if d := time.Since(start); d > 5*time.Second {
-		t.Fatalf("returned after %v; a cancelled wait must stop at once", d)
+	if !errors.Is(sleepErr, context.Canceled) || len(waited) != 1 {
+		t.Fatalf("the wait ended with %v after %v; a cancelled wait must stop at once", sleepErr, waited)
 	}
 	if !errors.Is(err, context.Canceled) {
 		t.Fatalf("err = %v, want context.Canceled", err)
@@ -341,22 +433,18 @@ func TestPostJSONCancelDuringWait(t *testing.T) {
 }
 
 func TestPostJSONCancelDuringRequest(t *testing.T) {
-	release := make(chan struct{})
+	ctx, cancel := context.WithCancel(context.Background())
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		io.ReadAll(r.Body)
-		select {
-		case <-r.Context().Done():
-		case <-release:
-		}
+		cancel() // the caller gives up while the server is working
+		<-r.Context().Done()
 	}))
 	defer srv.Close()
-	defer close(release)
-	c := NewClient(srv.Client().Transport, testPolicy(&sleeper{}))
-	ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
 	defer cancel()
+	c := NewClient(srv.Client().Transport, testPolicy(&sleeper{}))
 	_, attempts, err := c.PostJSON(ctx, srv.URL, nil, []byte(`{}`), nil)
-	if !errors.Is(err, context.DeadlineExceeded) || len(attempts) != 1 {
-		t.Fatalf("err = %v, attempts = %+v; want one attempt ended by the caller's deadline", err, attempts)
+	if !errors.Is(err, context.Canceled) || len(attempts) != 1 {
+		t.Fatalf("err = %v, attempts = %+v; want one attempt ended by the caller", err, attempts)
 	}
 }
 

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"net/url"
 	"strings"
+	"time"
 )
 
 // BaseURL checks a base URL taken from the environment variable name (or a
@@ -34,4 +35,33 @@ func JoinURL(base, path string) string {
 		return base + path
 	}
 	return b + path + "?" + q
+}
+
+// Environment variables that bound live calls (Go durations: "90s", "5m").
+const (
+	EnvAttemptTimeout = "SEARCHBENCH_ATTEMPT_TIMEOUT"
+	EnvCallTimeout    = "SEARCHBENCH_CALL_TIMEOUT"
+)
+
+// PolicyFromEnv returns p with the attempt and call timeouts the environment
+// sets; "0" turns a bound off. Errors name the variable.
+func PolicyFromEnv(getenv func(string) string, p Policy) (Policy, error) {
+	for _, v := range []struct {
+		name string
+		dst  *time.Duration
+	}{{EnvAttemptTimeout, &p.AttemptTimeout}, {EnvCallTimeout, &p.CallTimeout}} {
+		s := strings.TrimSpace(getenv(v.name))
+		if s == "" {
+			continue
+		}
+		d, err := time.ParseDuration(s)
+		if s == "0" {
+			d, err = 0, nil
+		}
+		if err != nil || d < 0 {
+			return p, fmt.Errorf("%s=%q: want a duration such as 90s or 5m (0: no limit)", v.name, s)
+		}
+		*v.dst = d
+	}
+	return p, nil
 }

@@ -33,10 +33,26 @@ type Policy struct {
 	// Now is the clock used to turn a Retry-After HTTP date into a wait when
 	// the response has no Date header (nil: time.Now).
 	Now func() time.Time
+	// CallTimeout bounds a whole call: every attempt and every wait between
+	// them (0: only the caller's context). Without it a server that never
+	// finishes a response costs MaxAttempts × AttemptTimeout.
+	CallTimeout time.Duration
+	// WithTimeout derives the context of an attempt or a call bounded by d
+	// (nil: context.WithTimeout). Tests replace it to end an attempt
+	// without waiting for the clock.
+	WithTimeout func(ctx context.Context, d time.Duration) (context.Context, context.CancelFunc)
+}
+
+func (p Policy) withTimeout(ctx context.Context, d time.Duration) (context.Context, context.CancelFunc) {
+	if p.WithTimeout != nil {
+		return p.WithTimeout(ctx, d)
+	}
+	return context.WithTimeout(ctx, d)
 }
 
 // DefaultPolicy is the policy for live calls: 4 attempts, 500ms doubling to
-// 8s with jitter, 60s per attempt, server waits honoured up to 60s.
+// 8s with jitter, 60s per attempt, server waits honoured up to 60s, and 3
+// minutes for the whole call.
 func DefaultPolicy() Policy {
 	return Policy{
 		MaxAttempts:    4,
@@ -44,6 +60,7 @@ func DefaultPolicy() Policy {
 		MaxDelay:       8 * time.Second,
 		AttemptTimeout: 60 * time.Second,
 		MaxRetryAfter:  60 * time.Second,
+		CallTimeout:    3 * time.Minute,
 		Sleep:          SleepContext,
 		Jitter:         rand.Float64,
 		Now:            time.Now,

@@ -84,7 +84,11 @@ func askRun(ctx context.Context, opts *Options) (err error) {
 	if err != nil {
 		return cmdutil.Usage(err)
 	}
-	clients, err := orchestrator.ClientsFromEnv(opts.IO.Getenv, rt, httpx.DefaultPolicy())
+	policy, err := httpx.PolicyFromEnv(opts.IO.Getenv, httpx.DefaultPolicy())
+	if err != nil {
+		return cmdutil.Usage(err)
+	}
+	clients, err := orchestrator.ClientsFromEnv(opts.IO.Getenv, rt, policy)
 	if err != nil {
 		return cmdutil.Usage(err)
 	}

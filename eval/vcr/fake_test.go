@@ -32,8 +32,8 @@ type fakeAPI struct {
 	release chan struct{} // closed by the test once the other hosts have answered
 	date    string        // the Date header to send (empty: net/http's own)
 	hits    atomic.Int64
-	mu   sync.Mutex
-	seen map[string]int
+	mu      sync.Mutex
+	seen    map[string]int
 }
 
 func newFakeAPI(t *testing.T) (*fakeAPI, *httptest.Server) {

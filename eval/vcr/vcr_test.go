@@ -2,9 +2,9 @@ package vcr
 
 import (
 	"bytes"
-	"fmt"
 	"errors"
 	"flag"
+	"fmt"
 	"io/fs"
 	"net/http"
 	"os"

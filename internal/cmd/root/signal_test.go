@@ -7,6 +7,7 @@ import (
 	"os/signal"
 	"path/filepath"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 
@@ -124,5 +125,47 @@ func TestInterruptedRecordSaysWhatHappened(t *testing.T) {
 	}
 	if tmp := temporaries(t, dir); len(tmp) > 0 {
 		t.Errorf("temporaries left: %v", tmp)
+	}
+}
+
+// TestConcurrentRunsNeverMixReports: two runs into one folder, over
+// different cases, at the same time. Whichever wins, report.json, report.md
+// and junit.xml come from the same run.
+func TestConcurrentRunsNeverMixReports(t *testing.T) {
+	out := t.TempDir()
+	filters := []string{"dataset:consent", "dataset:parser"}
+	for round := 0; round < 8; round++ {
+		var wg sync.WaitGroup
+		for _, f := range filters {
+			wg.Go(func() {
+				io, _, errOut := cmdutil.Test("")
+				if code := root.Main(context.Background(), append([]string{"run", "--quiet", "--out", out, "--filter", f}, shipped...), io); code != 0 {
+					t.Errorf("run %s: exit %d: %s", f, code, errOut)
+				}
+			})
+		}
+		wg.Wait()
+		js, _ := os.ReadFile(filepath.Join(out, "report.json"))
+		md, _ := os.ReadFile(filepath.Join(out, "report.md"))
+		ju, _ := os.ReadFile(filepath.Join(out, "junit.xml"))
+		var from []string
+		for _, f := range filters {
+			name := strings.TrimPrefix(f, "dataset:")
+			if strings.Contains(string(js), `"dataset": "`+name+`"`) || strings.Contains(string(js), `"dataset":"`+name+`"`) {
+				from = append(from, "json:"+name)
+			}
+			if strings.Contains(string(md), name+"/") {
+				from = append(from, "md:"+name)
+			}
+			if strings.Contains(string(ju), `<testsuite name="`+name+`"`) {
+				from = append(from, "junit:"+name)
+			}
+		}
+		if len(from) != 3 {
+			t.Fatalf("round %d: the report set mixes runs: %v", round, from)
+		}
+		if tmp := temporaries(t, out); len(tmp) > 0 {
+			t.Fatalf("temporaries left: %v", tmp)
+		}
 	}
 }

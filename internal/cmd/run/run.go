@@ -233,6 +233,16 @@ func runRun(ctx context.Context, opts *Options) error {
 	if err := flushSinks(); err != nil {
 		return cmdutil.Infra(err)
 	}
+	if opts.Out != "" {
+		// The three files are published, and the JSON read back by the
+		// gate, under the folder's lock: a concurrent run into the same
+		// folder cannot interleave its files with these.
+		unlock, err := fsutil.LockDir(opts.Out)
+		if err != nil {
+			return cmdutil.Infra(err)
+		}
+		defer unlock()
+	}
 	for _, f := range files {
 		if err := f.Commit(); err != nil {
 			return cmdutil.Infra(err)

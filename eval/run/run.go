@@ -173,6 +173,12 @@ func (o *Options) replayTraffic(ctx context.Context, in *score.Input) (*trace.Se
 	}
 	sess, err := Execute(ctx, c, a)
 	if err != nil {
+		// A miss names its cassette already; any other failure (a recorded
+		// body the client cannot decode) is located here.
+		var miss *vcr.MissError
+		if last, ok := rp.Last(); ok && !errors.As(err, &miss) && ctx.Err() == nil {
+			err = fmt.Errorf("%w (after replaying %s of cassette %s)", err, last, path)
+		}
 		return sess, err
 	}
 	if unused := rp.Unused(); len(unused) > 0 {

@@ -63,6 +63,7 @@ type Replayer struct {
 	// stored canonical (hand-edited, or recorded with other options).
 	canon  map[int]string
 	closed bool
+	last   int // the interaction replayed most recently; -1 before the first
 }
 
 // OpenReplay loads the cassette at path for replay with default options.
@@ -89,6 +90,7 @@ func OpenReplayWith(path string, opts ReplayOptions) (*Replayer, error) {
 		drop = DefaultVolatile
 	}
 	r := &Replayer{
+		last:   -1,
 		path:   path,
 		opts:   opts,
 		drop:   drop,
@@ -155,6 +157,7 @@ func (r *Replayer) RoundTrip(req *http.Request) (*http.Response, error) {
 	}
 	if first >= 0 {
 		r.used[first] = true
+		r.last = first
 		if r.opts.Clock != nil {
 			r.opts.Clock.Advance(r.cas.Interactions[first].Response.Duration)
 		}
@@ -162,6 +165,22 @@ func (r *Replayer) RoundTrip(req *http.Request) (*http.Response, error) {
 	}
 	return nil, r.miss(req.Method, req.URL, live)
 }
+
+// Last describes the interaction replayed most recently, for an error that
+// arises after replay (a body the client cannot decode): "interaction 3
+// (POST https://…)". ok is false before the first match.
+func (r *Replayer) Last() (desc string, ok bool) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.last < 0 {
+		return "", false
+	}
+	in := r.cas.Interactions[r.last]
+	return fmt.Sprintf("interaction %d (%s %s)", in.ID, in.Request.Method, in.Request.URL), true
+}
+
+// Path is the cassette's file.
+func (r *Replayer) Path() string { return r.path }
 
 // recordedBody is interaction i's request body as stored.
 func (r *Replayer) recordedBody(i int) string { return r.cas.Interactions[i].Request.Body }

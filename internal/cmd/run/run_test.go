@@ -202,3 +202,35 @@ func TestQuietStillPrintsErrors(t *testing.T) {
 		t.Errorf("stderr does not show the case's error:\n%s", errOut)
 	}
 }
+
+// TestUndecodableCassetteBodyIsLocated: a recorded response the client
+// cannot decode (an HTML error page saved by a proxy) names the cassette
+// and the interaction, not only the decoder's complaint.
+func TestUndecodableCassetteBodyIsLocated(t *testing.T) {
+	dir := workspace(t)
+	p := filepath.Join(dir, "cassettes/seed/routing/iphone.yaml")
+	b, err := os.ReadFile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(string(b), "\n")
+	done := false
+	for i, l := range lines {
+		if strings.HasPrefix(strings.TrimSpace(l), `body: '{"id":"chatcmpl`) {
+			lines[i] = l[:strings.Index(l, "body:")] + "body: '<html>Bad gateway</html>'"
+			done = true
+			break
+		}
+	}
+	if !done {
+		t.Fatal("no chat response body in the cassette")
+	}
+	os.WriteFile(p, []byte(strings.Join(lines, "\n")), 0o644)
+	code, out, errOut := sb(t, dir, "run", "--filter", "routing/iphone")
+	if code != cmdutil.ExitInfra {
+		t.Fatalf("exit %d, want %d\n%s\n%s", code, cmdutil.ExitInfra, out, errOut)
+	}
+	if !strings.Contains(out, "of cassette "+p) || !strings.Contains(out, "after replaying interaction ") {
+		t.Errorf("the error does not name the cassette and interaction:\n%s", out)
+	}
+}

@@ -12,6 +12,8 @@ import (
 	"strings"
 
 	"go.yaml.in/yaml/v3"
+
+	"github.com/searchbench/searchbench/internal/problem"
 )
 
 var idRE = regexp.MustCompile(`^[a-z0-9][a-z0-9._-]*$`)
@@ -70,7 +72,7 @@ func Parse(path string, data []byte) (*Dataset, error) {
 	p := &parser{file: path}
 	var doc yaml.Node
 	if err := yaml.Unmarshal(data, &doc); err != nil {
-		return nil, newError([]Problem{{File: path, Line: yamlErrLine(err), Msg: "invalid YAML: " + err.Error()}})
+		return nil, newError([]Problem{problem.YAMLSyntax(path, data, err)})
 	}
 	if doc.Kind != yaml.DocumentNode || len(doc.Content) == 0 {
 		return nil, newError([]Problem{{File: path, Msg: "empty file"}})
@@ -406,14 +408,4 @@ func (p *parser) integer(n *yaml.Node, id, field string) int {
 		p.add(n, id, field+" must be a whole number ≥ 0")
 	}
 	return v
-}
-
-var yamlLineRE = regexp.MustCompile(`line (\d+)`)
-
-func yamlErrLine(err error) int {
-	if m := yamlLineRE.FindStringSubmatch(err.Error()); m != nil {
-		n, _ := strconv.Atoi(m[1])
-		return n
-	}
-	return 0
 }

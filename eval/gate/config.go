@@ -63,8 +63,6 @@ func newConfigError(ps []Problem) *ConfigError {
 // may be upper case, as in consent.accuracy.YES); a pattern may end in ".*".
 var metricRE = regexp.MustCompile(`^[a-z][a-z0-9_]*((\.[A-Za-z0-9_]+)+(\.\*)?|\.\*)$`)
 
-var yamlLineRE = regexp.MustCompile(`line (\d+)`)
-
 // Load parses a gates file. scorers are the known scorer names: a metric
 // whose first part names none of them is a typo and is reported, with
 // every other problem, as a *ConfigError.
@@ -72,11 +70,7 @@ func Load(file string, data []byte, scorers []string) (*Config, error) {
 	l := &loader{cfg: &Config{File: file, Flips: true}, scorers: scorers}
 	var doc yaml.Node
 	if err := yaml.Unmarshal(data, &doc); err != nil {
-		line := 0
-		if m := yamlLineRE.FindStringSubmatch(err.Error()); m != nil {
-			line, _ = strconv.Atoi(m[1])
-		}
-		return nil, newConfigError([]Problem{{File: file, Line: line, Msg: "invalid YAML: " + err.Error()}})
+		return nil, newConfigError([]Problem{problem.YAMLSyntax(file, data, err)})
 	}
 	if doc.Kind == 0 || len(doc.Content) == 0 {
 		return l.cfg, nil // an empty file gates nothing but flips

@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"strconv"
 	"strings"
 
 	"github.com/olekukonko/tablewriter"
@@ -163,6 +164,7 @@ func writeText(w io.Writer, name string, fs []answer.Finding) error {
 	if len(fs) == 0 {
 		return nil
 	}
+	fs, omitted := capPerCode(fs, maxPerCode)
 	t := newTable(w)
 	t.Header("Severity", "Code", "Location", "Message")
 	for _, f := range fs {
@@ -184,7 +186,45 @@ func writeText(w io.Writer, name string, fs []answer.Finding) error {
 			fmt.Fprintln(w)
 		}
 	}
+	for _, o := range omitted {
+		if _, err := fmt.Fprintf(w, "\n… %s more %s not shown (the first %d are above; --json lists all)\n", strconv.Itoa(o.n), o.code, maxPerCode); err != nil {
+			return err
+		}
+	}
 	return nil
+}
+
+// maxPerCode bounds the findings of one code that the text output shows: a
+// message with a thousand overlong bullets needs the first few, not all.
+const maxPerCode = 10
+
+type omission struct {
+	code string
+	n    int
+}
+
+// capPerCode keeps the first max findings of each code, in order, and
+// counts the rest per code, in order of first omission.
+func capPerCode(fs []answer.Finding, max int) ([]answer.Finding, []omission) {
+	seen := map[string]int{}
+	var kept []answer.Finding
+	var omitted []omission
+	idx := map[string]int{}
+	for _, f := range fs {
+		seen[f.Code]++
+		if seen[f.Code] <= max {
+			kept = append(kept, f)
+			continue
+		}
+		i, ok := idx[f.Code]
+		if !ok {
+			i = len(omitted)
+			idx[f.Code] = i
+			omitted = append(omitted, omission{code: f.Code})
+		}
+		omitted[i].n++
+	}
+	return kept, omitted
 }
 
 func writeCodes(w io.Writer, asJSON bool) error {

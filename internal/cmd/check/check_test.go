@@ -63,6 +63,11 @@ func TestExitCodes(t *testing.T) {
 		{name: "unknown flag", args: []string{"check", "phase1", "--yaml"}, code: 2},
 		{name: "no subcommand", args: []string{"check"}, code: 2, stderr: "needs a subcommand"},
 		{name: "codes", args: []string{"check", "codes"}, code: 0, stdout: "markdown.mismatch"},
+		{name: "input over the limit", args: []string{"check", "phase2", "-"}, stdin: strings.Repeat("x", cmdutil.MaxInput+1), code: 2, stderr: "input larger than 4 MiB"},
+		{name: "input at the limit is read", args: []string{"check", "phase1", "-"}, stdin: strings.Repeat("x", cmdutil.MaxInput), code: 1, stdout: "header."},
+		{name: "repeated findings capped", args: []string{"check", "phase2", "-"},
+			stdin: strings.Replace(strings.ReplaceAll(read(t, "phase2-ok.md"), "- ", "- \u200b"), "a", "a\u00a0", 30), code: 1,
+			stdout: "… 2 more text.invisible not shown (the first 10 are above; --json lists all)"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

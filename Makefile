@@ -58,14 +58,23 @@ compare: build
 bench:
 	$(GO) run ./cmd/scalebench
 
-# fuzz: a short run of every fuzz target (FUZZTIME each).
+# fuzz: a short run of every fuzz target (FUZZTIME each), then a table of
+# the executions each managed. Minimising a new input is capped at
+# FUZZMINTIME: go's default (60s) lets one large input eat a short run.
 FUZZTIME ?= 10s
+FUZZMINTIME ?= 2s
 fuzz:
-	@for pkg in $$($(GO) list ./...); do \
+	@log=$$(mktemp); trap 'rm -f $$log' EXIT; summary=""; \
+	for pkg in $$($(GO) list ./...); do \
 	  for f in $$($(GO) test -list '^Fuzz' $$pkg 2>/dev/null | grep '^Fuzz'); do \
-	    echo "== $$pkg $$f"; $(GO) test -run '^$$' -fuzz "^$$f$$" -fuzztime $(FUZZTIME) $$pkg || exit 1; \
+	    echo "== $$pkg $$f"; \
+	    $(GO) test -run '^$$' -fuzz "^$$f$$" -fuzztime $(FUZZTIME) -fuzzminimizetime $(FUZZMINTIME) $$pkg >$$log 2>&1; rc=$$?; \
+	    tail -3 $$log; [ $$rc -eq 0 ] || { cat $$log; exit 1; }; \
+	    execs=$$(grep -o 'execs: [0-9]*' $$log | tail -1 | cut -d' ' -f2); \
+	    summary="$$summary$$(printf '%-60s %-28s %10s' $${pkg#github.com/searchbench/searchbench/} $$f $${execs:-0})\n"; \
 	  done; \
-	done
+	done; \
+	printf '\n%-60s %-28s %10s\n' package target execs; printf "$$summary"
 
 clean:
 	rm -rf bin $(LATEST) reports/variants reports/.baseline

@@ -31,6 +31,11 @@ type RecordOptions struct {
 	Parallel  int    // cases in flight; default 4
 	// Getenv supplies keys (live), base URLs and the model name.
 	Getenv func(string) string
+	// Jitter is the retry policy's jitter in a simulator recording (nil:
+	// none). Tests set a random one to record as a live run would: the
+	// cassettes must come out the same, since nothing random may enter a
+	// request.
+	Jitter func() float64
 	// Done, if set, is called after each case with its error (nil when the
 	// cassette was saved).
 	Done func(c *dataset.Case, err error)
@@ -122,6 +127,9 @@ func (o *RecordOptions) recordOne(ctx context.Context, c *dataset.Case) (err err
 		ropts.Deterministic = true
 		policy.Sleep = httpx.NoSleep
 		policy.Jitter = func() float64 { return 0 }
+		if o.Jitter != nil {
+			policy.Jitter = o.Jitter
+		}
 		for _, v := range simKeys {
 			ropts.Secrets = append(ropts.Secrets, v)
 		}

@@ -154,7 +154,7 @@ func TestConcurrentRunsNeverMixReports(t *testing.T) {
 			if strings.Contains(string(js), `"dataset": "`+name+`"`) || strings.Contains(string(js), `"dataset":"`+name+`"`) {
 				from = append(from, "json:"+name)
 			}
-			if strings.Contains(string(md), name+"/") {
+			if strings.Contains(string(md), "filter `"+f+"`") {
 				from = append(from, "md:"+name)
 			}
 			if strings.Contains(string(ju), `<testsuite name="`+name+`"`) {

@@ -44,7 +44,7 @@ replays recorded traffic against labelled datasets and scores it (run), and gate
 on regressions against a baseline (run --gates, compare).
 
 Exit codes: 0 ok, 1 a check or verdict failed, 2 usage or input error,
-3 infrastructure error.`,
+3 infrastructure error, 130 interrupted (SIGINT or SIGTERM).`,
 		SilenceUsage:  true,
 		SilenceErrors: true,
 	}

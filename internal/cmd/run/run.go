@@ -133,8 +133,17 @@ func runRun(ctx context.Context, opts *Options) error {
 		}
 	}
 	if opts.Baseline != "" {
-		if _, err := os.Stat(opts.Baseline); err != nil {
+		bi, err := os.Stat(opts.Baseline)
+		if err != nil {
 			return cmdutil.Infra(fmt.Errorf("reading baseline: %w (create it with: make baseline)", err))
+		}
+		// The run would replace the baseline with itself and then judge
+		// itself against it: every gate would pass.
+		if opts.Out != "" {
+			if oi, err := os.Stat(filepath.Join(opts.Out, JSONName)); err == nil && os.SameFile(bi, oi) {
+				return cmdutil.Usagef("--baseline %s is the report --out %s would write: the run would be judged against itself; "+
+					"copy the baseline elsewhere (make baseline writes reports/baseline.json) or choose another --out", opts.Baseline, opts.Out)
+			}
 		}
 	}
 	cfg, err := executor.LoadConfig(opts.Config)

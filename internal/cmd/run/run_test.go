@@ -234,3 +234,26 @@ func TestUndecodableCassetteBodyIsLocated(t *testing.T) {
 		t.Errorf("the error does not name the cassette and interaction:\n%s", out)
 	}
 }
+
+// TestBaselineThatOutWouldOverwrite: a --baseline inside --out would be
+// replaced by the run it judges; refused as a usage error before any case.
+func TestBaselineThatOutWouldOverwrite(t *testing.T) {
+	dir := workspace(t)
+	if code, out, errOut := sb(t, dir, "run", "--quiet", "--out", "out"); code != 0 {
+		t.Fatalf("first run: exit %d\n%s\n%s", code, out, errOut)
+	}
+	before, _ := os.ReadFile(filepath.Join(dir, "out/report.json"))
+	code, _, errOut := sb(t, dir, "run", "--quiet", "--out", "out", "--gates", "gates.yaml", "--baseline", "out/report.json")
+	if code != cmdutil.ExitUsage || !strings.Contains(errOut, "would be judged against itself") {
+		t.Fatalf("exit %d, want %d; stderr: %s", code, cmdutil.ExitUsage, errOut)
+	}
+	after, _ := os.ReadFile(filepath.Join(dir, "out/report.json"))
+	if !bytes.Equal(before, after) {
+		t.Error("the refused run changed the baseline")
+	}
+	// The same file reached by another path is refused too.
+	code, _, errOut = sb(t, dir, "run", "--quiet", "--out", "out", "--gates", "gates.yaml", "--baseline", "out/../out/report.json")
+	if code != cmdutil.ExitUsage {
+		t.Fatalf("via another path: exit %d; stderr: %s", code, errOut)
+	}
+}

@@ -7,7 +7,14 @@
 // its file:line, all of them at once, and nothing runs until they are fixed.
 package dataset
 
-import "github.com/searchbench/searchbench/internal/problem"
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+
+	"github.com/searchbench/searchbench/internal/problem"
+)
 
 // Kinds of dataset. A file names its kind in its top-level `kind:` key.
 const (
@@ -117,4 +124,33 @@ type Error = problem.List
 
 func newError(ps []Problem) *Error {
 	return &Error{What: "datasets", Hint: "fix them before running", Problems: ps}
+}
+
+// Hash identifies the case's content: a sha256 (16 hex digits) of
+// everything that defines it — id, kind, tags, note, label, inputs and
+// expectations — but not where it sits (file, line), so moving a case or
+// editing a comment keeps its hash and changing what it tests does not.
+func (c *Case) Hash() string {
+	type turn struct {
+		User   string
+		Expect Expect
+	}
+	v := struct {
+		ID, Kind, Note, Label, Query, Reply, Mode, Prompt, Reasoning, Content string
+		Tags                                                                  []string
+		Repair                                                                bool
+		Turns                                                                 []turn
+		Expect                                                                []Call
+	}{c.ID, c.Kind, c.Note, c.Label, c.Query, c.Reply, c.Mode, c.Prompt, c.Reasoning, c.Content, c.Tags, c.Repair, nil, c.Expect}
+	for _, t := range c.Turns {
+		v.Turns = append(v.Turns, turn{t.User, t.Expect})
+	}
+	b, err := json.Marshal(v) // map keys sorted: deterministic
+	if err != nil {
+		// Arguments JSON cannot carry (a YAML .nan): Go syntax is just as
+		// deterministic, with map keys printed sorted.
+		b = fmt.Appendf(nil, "%#v", v)
+	}
+	sum := sha256.Sum256(b)
+	return hex.EncodeToString(sum[:8])
 }

@@ -9,6 +9,7 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
+	"github.com/searchbench/searchbench/eval/score"
 	"github.com/searchbench/searchbench/internal/problem"
 )
 
@@ -31,14 +32,31 @@ type Config struct {
 	// purpose, so later regressions are measured from the new state (a
 	// ratchet). Off by default.
 	Improvements bool
+	// The rules that close the holes a subset comparison would leave, each
+	// on by default: a case new in the run that fails (NewFailures), a
+	// baseline case inside the run's selection that the run lacks
+	// (RemovedCases), a case whose content changed under the same id
+	// (EditedCases), a dataset file whose sha256 differs
+	// (ChangedDatasets), and a scorer or metric the baseline had that the
+	// run no longer reports (Vanished).
+	NewFailures, RemovedCases, EditedCases, ChangedDatasets, Vanished bool
+	// Headline names the metrics the reports show first (at most
+	// MaxHeadline); empty means the gated ones.
+	Headline []string
 }
+
+// MaxHeadline bounds the headline table.
+const MaxHeadline = 12
 
 // Threshold bounds a metric (or every metric matching a "prefix.*"
 // pattern). Min and/or Max are set.
 type Threshold struct {
 	Pattern  string
 	Min, Max *float64
-	Line     int
+	// AllowNoData makes a threshold whose metric has no data in the run a
+	// note instead of a violation (no_data: pass).
+	AllowNoData bool
+	Line        int
 }
 
 // Override is a per-metric regression rule.
@@ -60,14 +78,17 @@ func newConfigError(ps []Problem) *ConfigError {
 }
 
 // metricRE is a metric name: a scorer, then dot-separated parts (labels
-// may be upper case, as in consent.accuracy.YES); a pattern may end in ".*".
-var metricRE = regexp.MustCompile(`^[a-z][a-z0-9_]*((\.[A-Za-z0-9_]+)+(\.\*)?|\.\*)$`)
+// may be upper case, as in consent.accuracy.YES; a parser chain is
+// primary>fallback); a pattern may end in ".*".
+var metricRE = regexp.MustCompile(`^[a-z][a-z0-9_]*((\.[A-Za-z0-9_>]+)+(\.\*)?|\.\*)$`)
 
-// Load parses a gates file. scorers are the known scorer names: a metric
-// whose first part names none of them is a typo and is reported, with
-// every other problem, as a *ConfigError.
-func Load(file string, data []byte, scorers []string) (*Config, error) {
-	l := &loader{cfg: &Config{File: file, Flips: true}, scorers: scorers}
+// Load parses a gates file. Every metric name and pattern must be in the
+// scorers' declared catalogue (not merely in some run's output): a name
+// that is not is a typo, reported with the nearest valid name and every
+// other problem as a *ConfigError. A gate typo never makes a gate vacuous.
+func Load(file string, data []byte, scorers []score.Scorer) (*Config, error) {
+	l := &loader{cfg: &Config{File: file, Flips: true, NewFailures: true, RemovedCases: true,
+		EditedCases: true, ChangedDatasets: true, Vanished: true}, scorers: score.Names(scorers), cat: score.NewCatalogue(scorers)}
 	var doc yaml.Node
 	if err := yaml.Unmarshal(data, &doc); err != nil {
 		return nil, newConfigError([]Problem{problem.YAMLSyntax(file, data, err)})
@@ -76,12 +97,14 @@ func Load(file string, data []byte, scorers []string) (*Config, error) {
 		return l.cfg, nil // an empty file gates nothing but flips
 	}
 	root := doc.Content[0]
-	for _, kv := range l.mapping(root, "the gates file", "thresholds", "regressions") {
+	for _, kv := range l.mapping(root, "the gates file", "thresholds", "regressions", "headline") {
 		switch kv.key.Value {
 		case "thresholds":
 			l.thresholds(kv.val)
 		case "regressions":
 			l.regressions(kv.val)
+		case "headline":
+			l.headline(kv.val)
 		}
 	}
 	if len(l.problems) > 0 {
@@ -99,6 +122,7 @@ func Load(file string, data []byte, scorers []string) (*Config, error) {
 type loader struct {
 	cfg      *Config
 	scorers  []string
+	cat      *score.Catalogue
 	problems []Problem
 }
 
@@ -168,14 +192,61 @@ func (l *loader) metricName(k *yaml.Node) bool {
 		l.addf(k, "metric %q: no scorer %q (scorers: %s)", name, scorer, strings.Join(l.scorers, ", "))
 		return false
 	}
+	if prefix, ok := strings.CutSuffix(name, ".*"); ok {
+		if !l.cat.HasPrefix(prefix) {
+			l.addf(k, "pattern %q matches no metric the scorers declare (nearest: %s)", name, l.cat.Nearest(prefix))
+			return false
+		}
+		return true
+	}
+	if !l.cat.Has(name) {
+		l.addf(k, "unknown metric %q: the scorers declare no such metric (did you mean %s?)", name, l.cat.Nearest(name))
+		return false
+	}
 	return true
+}
+
+func (l *loader) headline(n *yaml.Node) {
+	if n.Kind != yaml.SequenceNode {
+		l.addf(n, "headline must be a list of metric names")
+		return
+	}
+	if len(n.Content) > MaxHeadline {
+		l.addf(n, "headline: %d metrics, at most %d fit a headline", len(n.Content), MaxHeadline)
+	}
+	for _, m := range n.Content {
+		if m.Kind != yaml.ScalarNode {
+			l.addf(m, "headline: want a metric name")
+			continue
+		}
+		if strings.HasSuffix(m.Value, ".*") {
+			l.addf(m, "headline: %q: name metrics one by one, not a pattern", m.Value)
+			continue
+		}
+		if l.metricName(m) {
+			l.cfg.Headline = append(l.cfg.Headline, m.Value)
+		}
+	}
 }
 
 func (l *loader) thresholds(n *yaml.Node) {
 	for _, kv := range l.mapping(n, "thresholds") {
 		ok := l.metricName(kv.key)
 		t := Threshold{Pattern: kv.key.Value, Line: kv.key.Line}
-		for _, b := range l.mapping(kv.val, "threshold "+strconv.Quote(t.Pattern), "min", "max") {
+		set, before := false, len(l.problems)
+		for _, b := range l.mapping(kv.val, "threshold "+strconv.Quote(t.Pattern), "min", "max", "no_data") {
+			if b.key.Value == "no_data" {
+				switch b.val.Value {
+				case "fail":
+				case "pass":
+					t.AllowNoData = true
+				default:
+					l.addf(b.val, "no_data must be fail or pass, got %q", b.val.Value)
+					ok = false
+				}
+				continue
+			}
+			set = true
 			v, isNum := l.number(b.val, b.key.Value)
 			if !isNum {
 				ok = false
@@ -188,21 +259,31 @@ func (l *loader) thresholds(n *yaml.Node) {
 			}
 		}
 		switch {
-		case kv.val.Kind == yaml.MappingNode && len(kv.val.Content) == 0:
+		case kv.val.Kind == yaml.MappingNode && !set && len(l.problems) == before:
 			l.addf(kv.val, "threshold %q: set min, max or both", t.Pattern)
 			ok = false
 		case t.Min != nil && t.Max != nil && *t.Min > *t.Max:
 			l.addf(kv.val, "threshold %q: min %g is above max %g", t.Pattern, *t.Min, *t.Max)
 			ok = false
 		}
-		if ok {
+		if ok && set {
 			l.cfg.Thresholds = append(l.cfg.Thresholds, t)
 		}
 	}
 }
 
 func (l *loader) regressions(n *yaml.Node) {
-	for _, kv := range l.mapping(n, "regressions", "tolerance", "metrics", "flips", "improvements") {
+	rules := map[string]*bool{"flips": &l.cfg.Flips, "improvements": &l.cfg.Improvements,
+		"new_failures": &l.cfg.NewFailures, "removed_cases": &l.cfg.RemovedCases, "edited_cases": &l.cfg.EditedCases,
+		"changed_datasets": &l.cfg.ChangedDatasets, "vanished": &l.cfg.Vanished}
+	for _, kv := range l.mapping(n, "regressions", "tolerance", "metrics", "flips", "improvements",
+		"new_failures", "removed_cases", "edited_cases", "changed_datasets", "vanished") {
+		if p, isRule := rules[kv.key.Value]; isRule {
+			if b, ok := l.boolean(kv.val, kv.key.Value); ok {
+				*p = b
+			}
+			continue
+		}
 		switch kv.key.Value {
 		case "tolerance":
 			if v, ok := l.number(kv.val, "tolerance"); ok {
@@ -210,14 +291,6 @@ func (l *loader) regressions(n *yaml.Node) {
 					l.addf(kv.val, "tolerance must not be negative")
 				}
 				l.cfg.Tolerance = v
-			}
-		case "flips":
-			if b, ok := l.boolean(kv.val, "flips"); ok {
-				l.cfg.Flips = b
-			}
-		case "improvements":
-			if b, ok := l.boolean(kv.val, "improvements"); ok {
-				l.cfg.Improvements = b
 			}
 		case "metrics":
 			for _, m := range l.mapping(kv.val, "regressions.metrics") {

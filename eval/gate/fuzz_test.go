@@ -3,6 +3,8 @@ package gate
 import (
 	"strings"
 	"testing"
+
+	"github.com/searchbench/searchbench/eval/score"
 )
 
 // FuzzLoad feeds arbitrary gates files to the loader: it must never panic,
@@ -15,7 +17,7 @@ func FuzzLoad(f *testing.F) {
 	f.Add([]byte("- a\n- b\n"))
 	f.Add([]byte("thresholds: [1, 2]\nregressions: {metrics: []}\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		cfg, err := Load("fuzz.yaml", data, scorerNames())
+		cfg, err := Load("fuzz.yaml", data, score.All())
 		if err != nil {
 			if !strings.Contains(err.Error(), "fuzz.yaml") {
 				t.Fatalf("error does not name the file: %v", err)

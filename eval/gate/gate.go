@@ -1,14 +1,28 @@
-// Package gate decides whether a run may ship: absolute thresholds on its
-// metrics, and regression rules against a baseline report — a metric that
-// worsened beyond its tolerance, or a case that passed a scorer in the
-// baseline and fails it now. Every violation is reported with what was
-// wanted, what was got and why, in a stable order.
+// Package gate decides whether a run may ship. It is the one code path
+// behind `run --gates`, `merge --gates` and `searchbench gate`, and it
+// computes one verdict (report.Gate) that every output then shows.
 //
-// When the run covers only part of the baseline (a --filter or a shard),
-// both sides are re-aggregated over the cases they share before metrics are
-// compared, so a subset is never judged against the whole; cases new in the
-// run are listed, not failed. Reports are read as streams (see
-// report.Scanner), twice when re-aggregation is needed.
+// The rules, each documented in gates.yaml and on unless it says otherwise:
+//
+//   - thresholds: absolute bounds on the run's metrics; a threshold whose
+//     metric has no data in the run fails too (no_data: pass allows it);
+//   - regressions: a metric that worsened against the baseline beyond its
+//     tolerance, and a metric the baseline had that the run lacks;
+//   - flips: a case that passed a scorer in the baseline and fails it now;
+//   - improvements (off by default): the opposite, a stale baseline;
+//   - new failures: a case the baseline does not have that fails;
+//   - removed cases: a baseline case in the run's selection the run lacks;
+//   - edited cases: a case whose content changed under the same id;
+//   - changed datasets: a dataset file whose sha256 differs;
+//   - vanished: a scorer that judged a case in the baseline and no longer
+//     does.
+//
+// When the run covers only part of the baseline (a --filter), both sides
+// are re-aggregated over the cases they share before metrics are compared,
+// so a subset is never judged against the whole. One shard of a sharded run
+// gets the per-case rules only: its metrics are a slice's, and thresholds
+// and metric regressions are checked on the merged report, whose verdict
+// equals the unsharded run's. Reports are read as streams (report.Scanner).
 package gate
 
 import (
@@ -18,6 +32,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/searchbench/searchbench/eval/dataset"
 	"github.com/searchbench/searchbench/eval/report"
 	"github.com/searchbench/searchbench/eval/score"
 )
@@ -25,41 +40,26 @@ import (
 // Kinds of violation.
 const (
 	KindThreshold  = "threshold"
-	KindRegression = "regression"
-	KindFlip       = "flip"
-	KindStale      = "stale" // a case improved: the baseline must be updated
+	KindNoData     = "no_data"    // a threshold's metric has no data
+	KindRegression = "regression" // a metric worsened beyond its tolerance
+	KindFlip       = "flip"       // a case passed a scorer in the baseline, fails it now
+	KindStale      = "stale"      // a case improved: the baseline must be updated
+	KindNewFailure = "new_failure"
+	KindRemoved    = "removed"
+	KindEdited     = "edited"
+	KindDataset    = "dataset"
+	KindVanished   = "vanished"
 )
 
+// kindOrder is the order violations are listed and counted in.
+var kindOrder = []string{KindDataset, KindThreshold, KindNoData, KindRegression, KindVanished,
+	KindRemoved, KindEdited, KindNewFailure, KindFlip, KindStale}
+
 // Violation is one broken rule.
-type Violation struct {
-	Kind string `json:"kind"`
-	// Metric is the metric (threshold, regression) or the scorer (flip).
-	Metric string `json:"metric"`
-	// Case is the case key of a flip.
-	Case        string `json:"case,omitempty"`
-	Want        string `json:"want"`
-	Got         string `json:"got"`
-	Explanation string `json:"explanation"`
-}
+type Violation = report.Violation
 
 // Verdict is the gate's decision.
-type Verdict struct {
-	Violations []Violation `json:"violations"`
-	// Notes say what was compared and what could not be evaluated.
-	Notes []string `json:"notes,omitempty"`
-	// NewCases are cases of the run the baseline does not have.
-	NewCases []string `json:"new_cases,omitempty"`
-	// Shared is the number of cases both reports hold; Baseline the
-	// baseline's case count (0 without a baseline).
-	Shared   int `json:"shared"`
-	Baseline int `json:"baseline"`
-	// Reaggregated is set when metrics were compared over the shared cases
-	// rather than the reports' own summaries.
-	Reaggregated bool `json:"reaggregated,omitempty"`
-}
-
-// Pass reports whether no rule was broken.
-func (v *Verdict) Pass() bool { return len(v.Violations) == 0 }
+type Verdict = report.Gate
 
 // Options tune Evaluate.
 type Options struct {
@@ -77,58 +77,75 @@ type MismatchError struct {
 }
 
 func (e *MismatchError) Error() string {
-	return fmt.Sprintf("the baseline was run with %s %q but this run uses %q; compare like with like, or allow it explicitly",
+	return fmt.Sprintf("the baseline was run with %s %q but this run uses %q; compare like with like, or allow it explicitly (--allow-mismatch)",
 		e.Field, e.Baseline, e.Current)
 }
 
-// caseOutcome is what the gate keeps of a baseline case.
-type caseOutcome struct {
-	pass    map[string]bool // non-measure scorer → passed
-	scorers []string        // in result order
+// IsMismatch reports whether err is a variant/mode mismatch.
+func IsMismatch(err error) bool {
+	var m *MismatchError
+	return errors.As(err, &m)
+}
+
+// baseCase is what the gate keeps of a baseline case.
+type baseCase struct {
+	info    score.CaseInfo
+	pass    bool            // the case passed
+	scorer  map[string]bool // every scorer that judged it → passed
+	scorers []string        // non-measure scorers, in result order
 }
 
 // Evaluate judges the report current against cfg and, when baseline.Open
-// is not nil, against baseline. Input problems (unreadable reports,
-// variant mismatch) are returned as errors; broken rules are violations.
+// is not nil, against baseline. Input problems (unreadable reports, variant
+// mismatch) are returned as errors; broken rules are violations.
 func Evaluate(cfg *Config, current, baseline report.Source, opt Options) (*Verdict, error) {
 	if opt.Scorers == nil {
 		opt.Scorers = score.All()
 	}
-	v := &Verdict{Violations: []Violation{}}
+	v := &Verdict{Gates: cfg.File, Violations: []Violation{}, Scope: report.GateScopeFull}
+	e := &evaluation{cfg: cfg, v: v, vanished: map[string][]string{}}
 
 	// Pass 1: the baseline's per-case outcomes.
-	var base map[string]*caseOutcome
+	var base map[string]*baseCase
+	var baseOrder []string
 	var baseMeta report.Meta
 	var baseSum *report.Summary
+	hashed := false
 	if baseline.Open != nil {
-		base = map[string]*caseOutcome{}
+		v.Baseline = baseline.Name
+		base = map[string]*baseCase{}
 		err := report.Scan(baseline, func(m report.Meta) error {
 			baseMeta = m
 			return nil
 		}, func(r *report.CaseRecord) error {
-			o := &caseOutcome{pass: map[string]bool{}}
+			b := &baseCase{info: r.CaseInfo, pass: r.Passed(), scorer: map[string]bool{}}
 			for _, res := range r.Scores {
+				b.scorer[res.Scorer] = res.Pass
 				if !res.Measure {
-					o.pass[res.Scorer] = res.Pass
-					o.scorers = append(o.scorers, res.Scorer)
+					b.scorers = append(b.scorers, res.Scorer)
 				}
 			}
-			base[r.Key] = o
+			hashed = hashed || r.Hash != ""
+			base[r.Key] = b
+			baseOrder = append(baseOrder, r.Key)
 			return nil
 		}, func(s *report.Summary) { baseSum = s })
 		if err != nil {
 			return nil, err
 		}
-		v.Baseline = len(base)
+		v.Counts.BaselineCases = len(base)
 	}
 
-	// Pass 2: the current run, checking flips as cases stream by.
+	// Pass 2: the current run, judging each case as it streams by.
 	var curMeta report.Meta
 	var curSum *report.Summary
 	curShared := report.NewAggregate(opt.Scorers)
 	inCurrent := map[string]bool{}
 	err := report.Scan(current, func(m report.Meta) error {
 		curMeta = m
+		if m.Shard != "" {
+			v.Scope = report.GateScopeCases
+		}
 		if base == nil || opt.AllowMismatch {
 			return nil
 		}
@@ -140,6 +157,7 @@ func Evaluate(cfg *Config, current, baseline report.Source, opt Options) (*Verdi
 		}
 		return nil
 	}, func(r *report.CaseRecord) error {
+		v.Counts.Cases++
 		inCurrent[r.Key] = true
 		if base == nil {
 			return nil
@@ -147,64 +165,224 @@ func Evaluate(cfg *Config, current, baseline report.Source, opt Options) (*Verdi
 		b, ok := base[r.Key]
 		if !ok {
 			v.NewCases = append(v.NewCases, r.Key)
+			e.newCase(r)
 			return nil
 		}
-		v.Shared++
+		v.Counts.Compared++
 		curShared.Add(r)
-		if cfg.Flips {
-			v.Violations = append(v.Violations, flips(r, b)...)
-		}
-		if cfg.Improvements {
-			v.Violations = append(v.Violations, improvements(r, b)...)
-		}
+		e.sharedCase(r, b, hashed)
 		return nil
 	}, func(s *report.Summary) { curSum = s })
 	if err != nil {
 		return nil, err
 	}
-	flipViolations := v.Violations
-	v.Violations = thresholds(cfg, curSum, &v.Notes)
+	v.Counts.New = len(v.NewCases)
 
-	if base == nil {
-		return v, nil
-	}
-	if opt.AllowMismatch && (curMeta.Variant != baseMeta.Variant || curMeta.Mode != baseMeta.Mode) {
-		v.Notes = append(v.Notes, fmt.Sprintf("baseline variant %s/mode %s differs from this run's %s/%s (allowed)",
-			baseMeta.Variant, baseMeta.Mode, curMeta.Variant, curMeta.Mode))
-	}
-	if !slices.Equal(curMeta.Datasets, baseMeta.Datasets) {
-		v.Notes = append(v.Notes, "the baseline was run on different dataset files (names, case counts or sha256 differ); cases are matched by dataset/id")
-	}
-
-	// Metrics: the reports' own summaries when they cover the same cases,
-	// otherwise both re-aggregated over the shared cases.
-	baseM, curM := baseSum, curSum
-	if v.Shared != len(base) || v.Shared != len(inCurrent) {
-		v.Reaggregated = true
-		baseShared := report.NewAggregate(opt.Scorers)
-		err := report.Scan(baseline, nil, func(r *report.CaseRecord) error {
-			if inCurrent[r.Key] {
-				baseShared.Add(r)
-			}
-			return nil
-		}, nil)
-		if err != nil {
+	if base != nil {
+		e.datasets(baseMeta.Datasets, curMeta.Datasets)
+		if !hashed && cfg.EditedCases && len(base) > 0 {
+			e.add(Violation{Kind: KindEdited, Want: "a case hash per baseline case", Got: "none",
+				Explanation: "the baseline has no case hashes (written by an older searchbench), so an edited case cannot be told from an unchanged one: regenerate it (make baseline)"})
+		}
+		if err := e.removed(curMeta, base, baseOrder, inCurrent); err != nil {
 			return nil, err
 		}
-		bs, cs := baseShared.Summary(), curShared.Summary()
-		baseM, curM = &bs, &cs
-		v.Notes = append(v.Notes, fmt.Sprintf("this run covers %d of the baseline's %d cases%s; metrics are compared with both re-aggregated over the %d shared cases",
-			v.Shared, len(base), selection(curMeta), v.Shared))
-		if missing := len(base) - v.Shared; missing > 0 {
-			v.Notes = append(v.Notes, fmt.Sprintf("%d baseline case(s) are not in this run", missing))
-		}
-		if len(v.NewCases) > 0 {
-			v.Notes = append(v.Notes, fmt.Sprintf("%d case(s) are new in this run (not in the baseline): listed, not judged against it", len(v.NewCases)))
+		e.vanishedScorers()
+		if opt.AllowMismatch && (curMeta.Variant != baseMeta.Variant || curMeta.Mode != baseMeta.Mode) {
+			v.Notes = append(v.Notes, fmt.Sprintf("baseline variant %s/mode %s differs from this run's %s/%s (allowed)",
+				baseMeta.Variant, baseMeta.Mode, curMeta.Variant, curMeta.Mode))
 		}
 	}
-	v.Violations = append(v.Violations, regressions(cfg, baseM, curM, &v.Notes)...)
-	v.Violations = append(v.Violations, flipViolations...)
+
+	if v.Scope == report.GateScopeFull {
+		var baseM, curM *report.Summary
+		if base != nil {
+			baseM, curM = baseSum, curSum
+			if v.Counts.Compared != len(base) || v.Counts.Compared != len(inCurrent) {
+				v.Reaggregated = true
+				baseShared := report.NewAggregate(opt.Scorers)
+				err := report.Scan(baseline, nil, func(r *report.CaseRecord) error {
+					if inCurrent[r.Key] {
+						baseShared.Add(r)
+					}
+					return nil
+				}, nil)
+				if err != nil {
+					return nil, err
+				}
+				bs, cs := baseShared.Summary(), curShared.Summary()
+				baseM, curM = &bs, &cs
+				v.Notes = append(v.Notes, fmt.Sprintf("this run covers %d of the baseline's %d cases%s; metrics are compared with both re-aggregated over the %d shared cases",
+					v.Counts.Compared, len(base), selection(curMeta), v.Counts.Compared))
+			}
+		}
+		e.thresholds(curSum, baseM, len(curMeta.Filter) > 0)
+		if base != nil {
+			e.regressions(baseM, curM)
+		}
+	} else {
+		v.Notes = append(v.Notes, fmt.Sprintf("shard %s: per-case rules only; thresholds and metric regressions are checked on the merged report (searchbench merge --gates)", curMeta.Shard))
+	}
+	if len(v.NewCases) > 0 {
+		v.Notes = append(v.Notes, fmt.Sprintf("%d case(s) are new in this run: judged on their own (a failing one is a new failure), not against the baseline", len(v.NewCases)))
+	}
+	v.Headline = headline(cfg)
+	slices.SortStableFunc(v.Violations, func(a, b Violation) int {
+		return slices.Index(kindOrder, a.Kind) - slices.Index(kindOrder, b.Kind)
+	})
+	v.Verdict = report.VerdictPass
+	if !v.Pass() {
+		v.Verdict = report.VerdictFail
+	}
+	v.Line = Line(v)
 	return v, nil
+}
+
+// evaluation is the state of one Evaluate.
+type evaluation struct {
+	cfg *Config
+	v   *Verdict
+	// vanished maps a scorer to the baseline cases it judged that it no
+	// longer judges (cases that ran).
+	vanished      map[string][]string
+	vanishedOrder []string
+}
+
+func (e *evaluation) add(x Violation) { e.v.Violations = append(e.v.Violations, x) }
+
+func (e *evaluation) note(format string, args ...any) {
+	e.v.Notes = append(e.v.Notes, fmt.Sprintf(format, args...))
+}
+
+// newCase judges a case the baseline does not have.
+func (e *evaluation) newCase(r *report.CaseRecord) {
+	if r.Passed() || !e.cfg.NewFailures {
+		return
+	}
+	e.add(Violation{Kind: KindNewFailure, Metric: failingScorers(r), Case: r.Key, Want: "pass (a new case)", Got: gotOf(r),
+		Explanation: "new in this run and failing: " + failingText(r)})
+}
+
+// sharedCase applies the per-case rules to a case both reports hold.
+func (e *evaluation) sharedCase(r *report.CaseRecord, b *baseCase, hashed bool) {
+	if hashed && r.Hash != b.info.Hash {
+		if e.cfg.EditedCases {
+			e.add(Violation{Kind: KindEdited, Case: r.Key, Want: "case hash " + short(b.info.Hash), Got: short(r.Hash),
+				Explanation: "the case's content changed under the same id, so its outcome is no longer comparable with the baseline's: give the changed case a new id, or update the baseline on purpose (make baseline)"})
+		} else {
+			e.note("%s was edited since the baseline (allowed: edited_cases is false)", r.Key)
+		}
+		return
+	}
+	if !r.Passed() && !b.pass {
+		e.v.Known = append(e.v.Known, r.Key)
+		e.v.Counts.Known++
+	}
+	if r.Error == "" {
+		now := map[string]bool{}
+		for _, res := range r.Scores {
+			now[res.Scorer] = true
+		}
+		for s := range b.scorer {
+			if !now[s] {
+				if _, seen := e.vanished[s]; !seen {
+					e.vanishedOrder = append(e.vanishedOrder, s)
+				}
+				e.vanished[s] = append(e.vanished[s], r.Key)
+			}
+		}
+	}
+	if e.cfg.Flips {
+		for _, x := range flips(r, b) {
+			e.add(x)
+		}
+	}
+	if e.cfg.Improvements {
+		for _, x := range improvements(r, b) {
+			e.add(x)
+		}
+	}
+}
+
+// vanishedScorers turns scorers that stopped judging cases into one
+// violation each (a deleted measure scorer has no flips to show it).
+func (e *evaluation) vanishedScorers() {
+	slices.Sort(e.vanishedOrder)
+	for _, s := range e.vanishedOrder {
+		keys := e.vanished[s]
+		x := Violation{Kind: KindVanished, Metric: s, Want: fmt.Sprintf("%s results for %d case(s), as in the baseline", s, len(keys)),
+			Got: "none", Explanation: fmt.Sprintf("the %s scorer judged %s in the baseline and no longer does: a scorer or its checks were removed or stopped applying", s, sample(keys))}
+		if e.cfg.Vanished {
+			e.add(x)
+		} else {
+			e.note("%s (allowed: vanished is false)", x.Explanation)
+		}
+	}
+}
+
+// datasets compares the dataset files the two runs loaded.
+func (e *evaluation) datasets(base, cur []report.DatasetInfo) {
+	curBy := map[string]report.DatasetInfo{}
+	for _, d := range cur {
+		curBy[d.Name] = d
+	}
+	for _, b := range base {
+		c, ok := curBy[b.Name]
+		var x Violation
+		switch {
+		case !ok:
+			x = Violation{Kind: KindDataset, Metric: b.Path, Want: "sha256 " + short(b.SHA256), Got: "no such dataset",
+				Explanation: fmt.Sprintf("dataset %s (%d cases) is in the baseline but was not loaded by this run", b.Name, b.Cases)}
+		case c.SHA256 != b.SHA256:
+			x = Violation{Kind: KindDataset, Metric: c.Path, Want: "sha256 " + short(b.SHA256), Got: "sha256 " + short(c.SHA256),
+				Explanation: fmt.Sprintf("dataset %s changed since the baseline (%d cases then, %d now): review the change, then update the baseline on purpose (make baseline)", b.Name, b.Cases, c.Cases)}
+		default:
+			continue
+		}
+		if e.cfg.ChangedDatasets {
+			e.add(x)
+		} else {
+			e.note("%s (allowed: changed_datasets is false)", x.Explanation)
+		}
+	}
+}
+
+// removed reports baseline cases inside the run's selection (its filter
+// and shard) that the run does not hold.
+func (e *evaluation) removed(m report.Meta, base map[string]*baseCase, order []string, inCurrent map[string]bool) error {
+	filter, err := dataset.ParseFilter(m.Filter)
+	if err != nil {
+		return fmt.Errorf("the report's filter: %w", err)
+	}
+	shard, err := dataset.ParseShard(m.Shard)
+	if err != nil {
+		return fmt.Errorf("the report's shard: %w", err)
+	}
+	outside := 0
+	for _, k := range order {
+		if inCurrent[k] {
+			continue
+		}
+		b := base[k]
+		c := &dataset.Case{ID: b.info.ID, Dataset: b.info.Dataset, Kind: b.info.Kind, Label: b.info.Label, Tags: b.info.Tags}
+		if !filter.Match(c) || !shard.Contains(c) {
+			outside++
+			continue
+		}
+		e.v.Counts.Removed++
+		x := Violation{Kind: KindRemoved, Case: k, Want: "present (it is in the baseline)", Got: "missing",
+			Explanation: "the case is in the baseline and inside this run's selection, but the run does not hold it: it was deleted, renamed or not run"}
+		if e.cfg.RemovedCases {
+			e.add(x)
+		}
+	}
+	if e.v.Counts.Removed > 0 && !e.cfg.RemovedCases {
+		e.note("%d baseline case(s) inside this run's selection are missing (allowed: removed_cases is false)", e.v.Counts.Removed)
+	}
+	if outside > 0 {
+		e.note("%d baseline case(s) are outside this run's selection%s and not compared", outside, selection(m))
+	}
+	return nil
 }
 
 func selection(m report.Meta) string {
@@ -221,39 +399,69 @@ func selection(m report.Meta) string {
 	return " (" + strings.Join(parts, ", ") + ")"
 }
 
-// IsMismatch reports whether err is a variant/mode mismatch.
-func IsMismatch(err error) bool {
-	var m *MismatchError
-	return errors.As(err, &m)
-}
-
-// thresholds checks every threshold against the current summary.
-func thresholds(cfg *Config, s *report.Summary, notes *[]string) []Violation {
-	out := []Violation{}
-	for _, t := range cfg.Thresholds {
+// thresholds checks every threshold against the current summary. A
+// threshold whose metric has no data fails, unless the run was filtered
+// and the baseline over the same cases (base; nil without a baseline) has
+// no data for it either: the filter left it out, nothing vanished.
+func (e *evaluation) thresholds(s, base *report.Summary, filtered bool) {
+	for _, t := range e.cfg.Thresholds {
+		where := fmt.Sprintf("%s:%d", e.cfg.File, t.Line)
 		matched := false
 		for _, m := range s.Metrics {
 			if !match(t.Pattern, m.Name) {
 				continue
 			}
 			matched = true
-			where := fmt.Sprintf("%s:%d", cfg.File, t.Line)
 			if t.Min != nil && m.Value < *t.Min-epsilon {
-				out = append(out, Violation{Kind: KindThreshold, Metric: m.Name,
+				e.add(Violation{Kind: KindThreshold, Metric: m.Name,
 					Want: "≥ " + report.FormatNumber(m.Unit, *t.Min), Got: describe(m),
 					Explanation: fmt.Sprintf("%s is below the minimum set at %s", m.Name, where)})
 			}
 			if t.Max != nil && m.Value > *t.Max+epsilon {
-				out = append(out, Violation{Kind: KindThreshold, Metric: m.Name,
+				e.add(Violation{Kind: KindThreshold, Metric: m.Name,
 					Want: "≤ " + report.FormatNumber(m.Unit, *t.Max), Got: describe(m),
 					Explanation: fmt.Sprintf("%s is above the maximum set at %s", m.Name, where)})
 			}
 		}
-		if !matched {
-			*notes = append(*notes, fmt.Sprintf("threshold %s (%s:%d) not evaluated: no such metric in this run", t.Pattern, cfg.File, t.Line))
+		if matched {
+			e.v.Counts.Thresholds++
+			continue
+		}
+		e.v.Counts.NoData++
+		if filtered && !hasMatch(base, t.Pattern) {
+			e.note("threshold %s (%s) not evaluated: this run's selection holds no case for it", t.Pattern, where)
+			continue
+		}
+		if t.AllowNoData {
+			e.note("threshold %s (%s) not evaluated: no data in this run (allowed: no_data: pass)", t.Pattern, where)
+			continue
+		}
+		e.add(Violation{Kind: KindNoData, Metric: t.Pattern, Want: bounds(t), Got: "no data",
+			Explanation: fmt.Sprintf("the threshold at %s cannot be checked: no case of this run produced %s (its scorer, check or cases are gone?); a gate that cannot check must not pass (no_data: pass allows it)", where, t.Pattern)})
+	}
+}
+
+func hasMatch(s *report.Summary, pattern string) bool {
+	if s == nil {
+		return false
+	}
+	for _, m := range s.Metrics {
+		if match(pattern, m.Name) {
+			return true
 		}
 	}
-	return out
+	return false
+}
+
+func bounds(t Threshold) string {
+	var parts []string
+	if t.Min != nil {
+		parts = append(parts, fmt.Sprintf("≥ %g", *t.Min))
+	}
+	if t.Max != nil {
+		parts = append(parts, fmt.Sprintf("≤ %g", *t.Max))
+	}
+	return strings.Join(parts, " and ")
 }
 
 // epsilon absorbs the rounding of reported values.
@@ -269,56 +477,66 @@ func describe(m score.Metric) string {
 }
 
 // regressions compares every directed metric of the current run with the
-// baseline's.
-func regressions(cfg *Config, base, cur *report.Summary, notes *[]string) []Violation {
-	baseBy := map[string]score.Metric{}
-	for _, m := range base.Metrics {
-		baseBy[m.Name] = m
-	}
-	var out []Violation
-	var gone []string
-	seen := map[string]bool{}
+// baseline's; a baseline metric the run lacks has vanished.
+func (e *evaluation) regressions(base, cur *report.Summary) {
+	curBy := map[string]score.Metric{}
 	for _, m := range cur.Metrics {
-		seen[m.Name] = true
-		b, ok := baseBy[m.Name]
-		if !ok || m.Better == "" {
-			continue
-		}
-		tol, ignore, source := cfg.rule(m.Name)
+		curBy[m.Name] = m
+	}
+	for _, b := range base.Metrics {
+		m, ok := curBy[b.Name]
+		tol, ignore, source := e.cfg.rule(b.Name)
 		if ignore {
 			continue
 		}
-		worse := b.Value - m.Value
-		if m.Better == score.LowerIsBetter {
-			worse = -worse
-		}
-		if worse <= tol+epsilon {
+		if !ok {
+			// A pass rate of checks (paired) with no data means no case
+			// reached the check any more. A derived figure (a label's
+			// precision, an F1) can lack data because of what the model
+			// did — no case routed to that label — which flips and the
+			// rates already judge.
+			if !b.Paired {
+				e.note("%s has no data in this run (the baseline had %s); not compared", b.Name, describe(b))
+				continue
+			}
+			x := Violation{Kind: KindVanished, Metric: b.Name, Want: describe(b) + " (as in the baseline)", Got: "no data",
+				Explanation: fmt.Sprintf("%s is in the baseline but no case of this run reaches a check of it: a check or scorer was removed, or its cases no longer reach it", b.Name)}
+			if e.cfg.Vanished {
+				e.add(x)
+			} else {
+				e.note("%s (allowed: vanished is false)", x.Explanation)
+			}
 			continue
 		}
-		direction := "fell"
-		if m.Better == score.LowerIsBetter {
-			direction = "rose"
+		if m.Better == "" {
+			continue
 		}
-		expl := fmt.Sprintf("%s %s from %s to %s, by %s; tolerance %s (%s)", m.Name, direction, describe(b), describe(m),
-			amount(m.Unit, worse), amount(m.Unit, tol), source)
-		if m.Paired {
-			expl += "; the flipped cases are listed below"
-		}
-		want := "≥ " + report.FormatNumber(m.Unit, b.Value-tol)
-		if m.Better == score.LowerIsBetter {
-			want = "≤ " + report.FormatNumber(m.Unit, b.Value+tol)
-		}
-		out = append(out, Violation{Kind: KindRegression, Metric: m.Name, Want: want, Got: describe(m), Explanation: expl})
-	}
-	for _, m := range base.Metrics {
-		if !seen[m.Name] {
-			gone = append(gone, m.Name)
+		e.v.Counts.Metrics++
+		if x, bad := regression(b, m, tol, source); bad {
+			e.add(x)
 		}
 	}
-	if len(gone) > 0 {
-		*notes = append(*notes, "metrics in the baseline but not in this run (not compared): "+strings.Join(gone, ", "))
+}
+
+// regression judges one metric against its baseline value.
+func regression(b, m score.Metric, tol float64, source string) (Violation, bool) {
+	worse := b.Value - m.Value
+	if m.Better == score.LowerIsBetter {
+		worse = -worse
 	}
-	return out
+	if worse <= tol+epsilon {
+		return Violation{}, false
+	}
+	direction, want := "fell", "≥ "+report.FormatNumber(m.Unit, b.Value-tol)
+	if m.Better == score.LowerIsBetter {
+		direction, want = "rose", "≤ "+report.FormatNumber(m.Unit, b.Value+tol)
+	}
+	expl := fmt.Sprintf("%s %s from %s to %s, by %s; tolerance %s (%s)", m.Name, direction, describe(b), describe(m),
+		amount(m.Unit, worse), amount(m.Unit, tol), source)
+	if m.Paired {
+		expl += "; the flipped cases are listed below"
+	}
+	return Violation{Kind: KindRegression, Metric: m.Name, Want: want, Got: describe(m), Explanation: expl}, true
 }
 
 // amount formats a difference: rates in percentage points.
@@ -331,13 +549,13 @@ func amount(unit string, d float64) string {
 
 // improvements returns a violation for each non-measure scorer the
 // baseline case b failed that r now passes.
-func improvements(r *report.CaseRecord, b *caseOutcome) []Violation {
+func improvements(r *report.CaseRecord, b *baseCase) []Violation {
 	if r.Error != "" {
 		return nil
 	}
 	var out []Violation
 	for _, res := range r.Scores {
-		passed, known := b.pass[res.Scorer]
+		passed, known := b.scorer[res.Scorer]
 		if res.Measure || !res.Pass || !known || passed {
 			continue
 		}
@@ -347,16 +565,16 @@ func improvements(r *report.CaseRecord, b *caseOutcome) []Violation {
 	return out
 }
 
-// flips returns a violation for each scorer r fails (or lacks) that the
-// baseline case b passed.
-func flips(r *report.CaseRecord, b *caseOutcome) []Violation {
+// flips returns a violation for each non-measure scorer r fails (or
+// lacks) that the baseline case b passed.
+func flips(r *report.CaseRecord, b *baseCase) []Violation {
 	var out []Violation
 	results := map[string]*score.Result{}
 	for i := range r.Scores {
 		results[r.Scores[i].Scorer] = &r.Scores[i]
 	}
 	for _, name := range b.scorers {
-		if !b.pass[name] {
+		if !b.scorer[name] {
 			continue
 		}
 		res := results[name]
@@ -373,22 +591,141 @@ func flips(r *report.CaseRecord, b *caseOutcome) []Violation {
 			failing = append(failing, "the case did not run: "+r.Error)
 		}
 		if res != nil {
-			for _, c := range res.Checks {
-				if !c.Pass {
-					s := fmt.Sprintf("%s: expected %s, got %s", c.Name, c.Expected, c.Got)
-					if c.Reason != "" {
-						s += " (" + c.Reason + ")"
-					}
-					failing = append(failing, s)
-				}
-			}
+			failing = append(failing, checkTexts(*res)...)
 		}
-		got := "fail"
-		if r.Error != "" {
-			got = "error"
-		}
-		out = append(out, Violation{Kind: KindFlip, Metric: name, Case: r.Key, Want: "pass", Got: got,
+		out = append(out, Violation{Kind: KindFlip, Metric: name, Case: r.Key, Want: "pass", Got: gotOf(r),
 			Explanation: "passed in the baseline; now " + strings.Join(failing, "; ")})
 	}
 	return out
+}
+
+func checkTexts(res score.Result) []string {
+	var out []string
+	for _, c := range res.Checks {
+		if !c.Pass {
+			s := fmt.Sprintf("%s: expected %s, got %s", c.Name, c.Expected, c.Got)
+			if c.Reason != "" {
+				s += " (" + c.Reason + ")"
+			}
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// failingScorers names the non-measure scorers r fails, or "run" for a
+// case that did not run.
+func failingScorers(r *report.CaseRecord) string {
+	if r.Error != "" {
+		return "run"
+	}
+	var out []string
+	for _, res := range r.Scores {
+		if !res.Measure && !res.Pass {
+			out = append(out, res.Scorer)
+		}
+	}
+	return strings.Join(out, ",")
+}
+
+func failingText(r *report.CaseRecord) string {
+	if r.Error != "" {
+		return "the case did not run: " + r.Error
+	}
+	var out []string
+	for _, res := range r.Scores {
+		if !res.Measure {
+			out = append(out, checkTexts(res)...)
+		}
+	}
+	return strings.Join(out, "; ")
+}
+
+func gotOf(r *report.CaseRecord) string {
+	if r.Error != "" {
+		return "error"
+	}
+	return "fail"
+}
+
+// short abbreviates a hash for a table cell.
+func short(h string) string {
+	if h == "" {
+		return "(none)"
+	}
+	return h[:min(len(h), 12)]
+}
+
+// sample names up to three keys and how many more.
+func sample(keys []string) string {
+	if len(keys) <= 3 {
+		return strings.Join(keys, ", ")
+	}
+	return fmt.Sprintf("%s and %d more", strings.Join(keys[:3], ", "), len(keys)-3)
+}
+
+// headline returns the metrics the reports show first: the gates file's
+// list, or the gated metrics (exact threshold names, in file order).
+func headline(cfg *Config) []string {
+	if len(cfg.Headline) > 0 {
+		return cfg.Headline
+	}
+	var out []string
+	for _, t := range cfg.Thresholds {
+		if !strings.HasSuffix(t.Pattern, ".*") && !slices.Contains(out, t.Pattern) && len(out) < MaxHeadline {
+			out = append(out, t.Pattern)
+		}
+	}
+	return out
+}
+
+// Line is the one-line verdict: PASS or FAIL, the violations by kind, and
+// what was compared and what could not be.
+func Line(v *Verdict) string {
+	var b strings.Builder
+	b.WriteString("gate: ")
+	if v.Pass() {
+		b.WriteString("PASS")
+	} else {
+		counts := map[string]int{}
+		for _, x := range v.Violations {
+			counts[x.Kind]++
+		}
+		var parts []string
+		for _, k := range kindOrder {
+			if counts[k] > 0 {
+				parts = append(parts, fmt.Sprintf("%d %s", counts[k], k))
+			}
+		}
+		fmt.Fprintf(&b, "FAIL (%d violation%s: %s)", len(v.Violations), plural(len(v.Violations)), strings.Join(parts, ", "))
+	}
+	c := v.Counts
+	var what []string
+	if v.Scope == report.GateScopeCases {
+		what = append(what, "per-case rules only (a shard)")
+	} else {
+		th := fmt.Sprintf("%d threshold%s checked", c.Thresholds, plural(c.Thresholds))
+		if c.NoData > 0 {
+			th += fmt.Sprintf(", %d without data", c.NoData)
+		}
+		what = append(what, th)
+	}
+	if v.Baseline == "" {
+		what = append(what, fmt.Sprintf("%d cases; no baseline", c.Cases))
+	} else {
+		s := fmt.Sprintf("%d of %d cases compared with the baseline", c.Compared, c.Cases)
+		if v.Scope == report.GateScopeFull {
+			s += fmt.Sprintf(" (%d metrics)", c.Metrics)
+		}
+		what = append(what, s, fmt.Sprintf("%d new, %d removed, %d known failure%s", c.New, c.Removed, c.Known, plural(c.Known)))
+	}
+	fmt.Fprintf(&b, " — %s", strings.Join(what, "; "))
+	return b.String()
+}
+
+func plural(n int) string {
+	if n == 1 {
+		return ""
+	}
+	return "s"
 }

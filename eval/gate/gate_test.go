@@ -14,11 +14,9 @@ import (
 	"github.com/searchbench/searchbench/orchestrator/trace"
 )
 
-func scorerNames() []string { return score.Names(score.All()) }
-
 func mustLoad(t *testing.T, yaml string) *Config {
 	t.Helper()
-	cfg, err := Load("gates.yaml", []byte(yaml), scorerNames())
+	cfg, err := Load("gates.yaml", []byte(yaml), score.All())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -43,7 +41,7 @@ regressions:
   extra: 1
 colour: red
 `
-	_, err := Load("gates.yaml", []byte(data), scorerNames())
+	_, err := Load("gates.yaml", []byte(data), score.All())
 	var ce *ConfigError
 	if !errors.As(err, &ce) {
 		t.Fatalf("err = %v, want *ConfigError", err)
@@ -53,14 +51,14 @@ colour: red
 		`gates.yaml:4:3: metric "Routing.Accuracy": want scorer.metric`,
 		`gates.yaml:5:23: min must be a number, got "high"`,
 		`gates.yaml:6:15: threshold "schema.raw": min 0.9 is above max 0.5`,
-		`gates.yaml:7:16: threshold "flow.phase": unknown key "minimum" (want min, max)`,
+		`gates.yaml:7:16: threshold "flow.phase": unknown key "minimum" (want min, max, no_data)`,
 		`gates.yaml:8:3: thresholds: duplicate key "routing.accuracy"`,
 		`gates.yaml:10:14: tolerance must not be negative`,
 		`gates.yaml:11:10: flips must be true or false, got "yes please"`,
 		`gates.yaml:13:35: regression rule "cost.tokens": unknown key "ignor" (want tolerance, ignore)`,
 		`gates.yaml:14:21: regression rule "cost.latency.*": set tolerance or ignore`,
-		`gates.yaml:15:3: regressions: unknown key "extra" (want tolerance, metrics, flips, improvements)`,
-		`gates.yaml:16:1: the gates file: unknown key "colour" (want thresholds, regressions)`,
+		`gates.yaml:15:3: regressions: unknown key "extra" (want tolerance, metrics, flips, improvements, new_failures, removed_cases, edited_cases, changed_datasets, vanished)`,
+		`gates.yaml:16:1: the gates file: unknown key "colour" (want thresholds, regressions, headline)`,
 	}
 	msg := err.Error()
 	for i, w := range want {
@@ -77,7 +75,7 @@ colour: red
 }
 
 func TestLoadInvalidYAML(t *testing.T) {
-	_, err := Load("gates.yaml", []byte("thresholds:\n  a: [\n"), scorerNames())
+	_, err := Load("gates.yaml", []byte("thresholds:\n  a: [\n"), score.All())
 	if err == nil || !strings.Contains(err.Error(), "gates.yaml:") || !strings.Contains(err.Error(), "invalid YAML") {
 		t.Errorf("err = %v", err)
 	}
@@ -88,7 +86,7 @@ func TestLoadShipped(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := Load("gates.yaml", data, scorerNames()); err != nil {
+	if _, err := Load("gates.yaml", data, score.All()); err != nil {
 		t.Fatalf("the shipped gates.yaml does not load: %v", err)
 	}
 }
@@ -125,6 +123,13 @@ func run(variant string, recs ...*report.CaseRecord) []byte {
 	return reporttest.JSON(reporttest.Meta(variant), recs)
 }
 
+// filtered returns the JSON report of a run of seed selected by filter.
+func filtered(filter []string, recs ...*report.CaseRecord) []byte {
+	m := reporttest.Meta("seed")
+	m.Filter = filter
+	return reporttest.JSON(m, recs)
+}
+
 func TestEvaluate(t *testing.T) {
 	ok, drift := reporttest.OKMessage(), reporttest.DriftMessage()
 	exa, tav := trace.ToolExa, trace.ToolTavily
@@ -138,7 +143,7 @@ func TestEvaluate(t *testing.T) {
   routing.accuracy: {min: 0.3}
   cost.tokens: {max: 5000}
   consent.accuracy.*: {min: 0.5}
-  flow.turns: {min: 1}
+  flow.turns: {min: 1, no_data: pass}
 regressions:
   metrics:
     cost.*: {ignore: true}
@@ -159,7 +164,8 @@ regressions:
 		newCase []string
 	}{
 		{name: "same run passes", current: baseline, gates: gates, pass: true,
-			want:  []string{"gate: PASS", "no regression against 4 baseline cases"},
+			want: []string{"gate: PASS — 3 thresholds checked, 1 without data; 4 of 4 cases compared with the baseline (13 metrics); 0 new, 0 removed, 1 known failure",
+				"threshold flow.turns (gates.yaml:5) not evaluated: no data in this run (allowed: no_data: pass)"},
 			kinds: nil},
 		{name: "a flip and a regression",
 			current: run("seed",
@@ -198,21 +204,30 @@ regressions:
 			current: run("seed",
 				reporttest.Routing(0, "a", "tavily_only", ok, exa),
 				reporttest.Consent(3, "y", "YES", "yes", "NO", "no.word")),
-			gates: "thresholds:\n  routing.accuracy: {min: 0.5}\n  consent.accuracy.*: {min: 0.5}\n  cost.tokens: {max: 100}\n  flow.turns: {min: 1}\nregressions:\n  flips: false\n  metrics:\n    routing.*: {ignore: true}\n    consent.*: {ignore: true}\n    cost.*: {ignore: true}\n    schema.*: {ignore: true}\n    markdown.*: {ignore: true}\n    flow.*: {ignore: true}\n    limits.*: {ignore: true}\n    evidence.*: {ignore: true}\n",
+			gates: "thresholds:\n  routing.accuracy: {min: 0.5}\n  consent.accuracy.*: {min: 0.5}\n  cost.tokens: {max: 100}\n  flow.turns: {min: 1}\nregressions:\n  flips: false\n  removed_cases: false\n  metrics:\n    routing.*: {ignore: true}\n    consent.*: {ignore: true}\n    cost.*: {ignore: true}\n    schema.*: {ignore: true}\n    markdown.*: {ignore: true}\n    flow.*: {ignore: true}\n    limits.*: {ignore: true}\n    evidence.*: {ignore: true}\n",
 			// consent.accuracy.* covers the per-label metrics, not consent.accuracy.
-			kinds: []string{KindThreshold, KindThreshold, KindThreshold},
+			kinds: []string{KindThreshold, KindThreshold, KindThreshold, KindNoData},
 			reagg: true,
 			want: []string{"routing.accuracy is below the minimum set at gates.yaml:2", "consent.accuracy.YES", "≤ 100.0",
-				"threshold flow.turns (gates.yaml:5) not evaluated: no such metric in this run",
-				"this run covers 2 of the baseline's 4 cases"}},
-		{name: "subset is re-aggregated, new cases listed",
-			current: run("seed",
+				"the threshold at gates.yaml:5 cannot be checked: no case of this run produced flow.turns",
+				"this run covers 2 of the baseline's 4 cases",
+				"2 baseline case(s) inside this run's selection are missing (allowed: removed_cases is false)"}},
+		{name: "filtered subset is re-aggregated, new cases listed",
+			current: filtered([]string{"id:[acn]*"},
+				reporttest.Routing(0, "a", "tavily_only", ok, tav),
+				reporttest.Routing(2, "c", "exa_only", ok, tav),
+				reporttest.Routing(7, "new", "tavily_only", ok, tav)),
+			gates: gates, pass: true, reagg: true, newCase: []string{"routing/new"},
+			want: []string{"this run covers 2 of the baseline's 4 cases (filter id:[acn]*); metrics are compared with both re-aggregated over the 2 shared cases",
+				"2 baseline case(s) are outside this run's selection (filter id:[acn]*) and not compared", "new cases: routing/new",
+				"gate: PASS — 2 thresholds checked, 2 without data; 2 of 3 cases compared with the baseline (11 metrics); 1 new, 0 removed, 1 known failure"}},
+		{name: "a new case that fails is a new failure",
+			current: filtered([]string{"id:[acn]*"},
 				reporttest.Routing(0, "a", "tavily_only", ok, tav),
 				reporttest.Routing(2, "c", "exa_only", ok, tav),
 				reporttest.Routing(7, "new", "tavily_only", drift, tav)),
-			gates: gates, pass: true, reagg: true, newCase: []string{"routing/new"},
-			want: []string{"this run covers 2 of the baseline's 4 cases; metrics are compared with both re-aggregated over the 2 shared cases",
-				"2 baseline case(s) are not in this run", "new cases: routing/new", "gate: PASS"}},
+			gates: gates, reagg: true, newCase: []string{"routing/new"}, kinds: []string{KindNewFailure},
+			want: []string{"routing/new", "new in this run and failing: raw markdown: expected printed = render_markdown = canonical"}},
 		{name: "error case flips",
 			current: run("seed",
 				reporttest.Routing(0, "a", "tavily_only", ok, tav),
@@ -322,4 +337,18 @@ func TestWriteGolden(t *testing.T) {
 		}
 		golden.Check(t, filepath.Join("testdata", name), []byte(b.String()))
 	}
+}
+
+func readBaseline(t *testing.T) *report.Report {
+	t.Helper()
+	f, err := os.Open("../../reports/baseline.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	rep, err := report.ReadAll("baseline.json", f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return rep
 }

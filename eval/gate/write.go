@@ -23,7 +23,7 @@ func Write(w io.Writer, v *Verdict, markdown bool) error {
 		}
 	}
 	if markdown {
-		printf("### searchbench gate: %s\n\n", status(v))
+		printf("### searchbench %s\n\n", report.EscapeMarkdown(v.Line))
 	}
 	if len(v.Violations) > 0 {
 		rows := make([][]string, len(v.Violations))
@@ -61,27 +61,7 @@ func Write(w io.Writer, v *Verdict, markdown bool) error {
 		printf("\n")
 	}
 	if !markdown {
-		printf("gate: %s\n", status(v))
+		printf("%s\n", v.Line)
 	}
 	return err
-}
-
-func status(v *Verdict) string {
-	if v.Pass() {
-		if v.Baseline > 0 {
-			return fmt.Sprintf("PASS (thresholds hold; no regression against %d baseline cases)", v.Baseline)
-		}
-		return "PASS (thresholds hold)"
-	}
-	counts := map[string]int{}
-	for _, x := range v.Violations {
-		counts[x.Kind]++
-	}
-	var parts []string
-	for _, k := range []string{KindThreshold, KindRegression, KindFlip} {
-		if counts[k] > 0 {
-			parts = append(parts, fmt.Sprintf("%d %s", counts[k], k))
-		}
-	}
-	return fmt.Sprintf("FAIL (%d violations: %s)", len(v.Violations), strings.Join(parts, ", "))
 }

@@ -18,17 +18,22 @@ import (
 //	{…},
 //	{…}
 //	],
-//	"summary": {…}
+//	"summary": {…},
+//	"gate": {…}
 //	}
 //
-// with one case per line, so a baseline checked into git diffs case by case.
+// with one case per line ("gate" only in a gated report), so a baseline checked into git diffs case by case.
 // The bytes depend only on the records: fields in struct order, map keys
 // sorted, no HTML escaping, floats in Go's shortest round-trip form.
 type JSONWriter struct {
-	w   *bufio.Writer
-	n   int
-	err error
+	w    *bufio.Writer
+	n    int
+	gate *Gate
+	err  error
 }
+
+// SetGate implements GateSetter: End writes g as the "gate" section.
+func (j *JSONWriter) SetGate(g *Gate) { j.gate = g }
 
 // NewJSON returns a JSONWriter writing to w.
 func NewJSON(w io.Writer) *JSONWriter { return &JSONWriter{w: bufio.NewWriter(w)} }
@@ -55,7 +60,12 @@ func (j *JSONWriter) Case(r *CaseRecord) error {
 
 // End implements Writer.
 func (j *JSONWriter) End(s Summary) error {
-	j.write("\n],\n\"summary\": ", s, "\n}\n")
+	if j.gate != nil {
+		j.write("\n],\n\"summary\": ", s, ",\n")
+		j.write("\"gate\": ", j.gate, "\n}\n")
+	} else {
+		j.write("\n],\n\"summary\": ", s, "\n}\n")
+	}
 	if j.err == nil {
 		j.err = j.w.Flush()
 	}
@@ -91,6 +101,7 @@ type Scanner struct {
 	meta    Meta
 	rec     *CaseRecord
 	summary *Summary
+	gate    *Gate
 	err     error
 	done    bool
 	closer  io.Closer // closed by close, when the scanner owns its reader
@@ -159,8 +170,25 @@ func (s *Scanner) Next() bool {
 		s.err = s.errorf("summary: %w", err)
 		return false
 	}
-	if err := s.delim('}'); err != nil {
-		s.err = err
+	// An optional "gate" section, then the end.
+	tok, err := s.dec.Token()
+	if err != nil {
+		s.err = s.errorf("want %q or key \"gate\": %w", '}', err)
+		return false
+	}
+	if tok == "gate" {
+		var g Gate
+		if err := s.dec.Decode(&g); err != nil {
+			s.err = s.errorf("gate: %w", err)
+			return false
+		}
+		s.gate = &g
+		if err := s.delim('}'); err != nil {
+			s.err = err
+			return false
+		}
+	} else if tok != json.Delim('}') {
+		s.err = s.errorf("want %q, got %v", '}', tok)
 		return false
 	}
 	if _, err := s.dec.Token(); err != io.EOF {
@@ -177,6 +205,10 @@ func (s *Scanner) Case() *CaseRecord { return s.rec }
 // Summary returns the report's summary once Next has returned false
 // without an error; nil before.
 func (s *Scanner) Summary() *Summary { return s.summary }
+
+// Gate returns the report's verdict once Next has returned false without
+// an error; nil for an ungated report.
+func (s *Scanner) Gate() *Gate { return s.gate }
 
 // Err returns the first error met while reading.
 func (s *Scanner) Err() error { return s.err }
@@ -226,6 +258,7 @@ type Report struct {
 	Meta    Meta
 	Cases   []*CaseRecord
 	Summary Summary
+	Gate    *Gate // nil for an ungated report
 }
 
 // ReadAll reads a whole report.
@@ -242,11 +275,15 @@ func ReadAll(name string, r io.Reader) (*Report, error) {
 		return nil, err
 	}
 	rep.Summary = *sc.Summary()
+	rep.Gate = sc.Gate()
 	return rep, nil
 }
 
-// Write writes rep through w.
+// Write writes rep through w, handing rep.Gate to w first when it takes one.
 func Write(w Writer, rep *Report) error {
+	if s, ok := w.(GateSetter); ok {
+		s.SetGate(rep.Gate)
+	}
 	if err := w.Begin(rep.Meta); err != nil {
 		return err
 	}

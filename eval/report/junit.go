@@ -7,17 +7,22 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"strings"
 
 	"github.com/jstemmer/go-junit-report/v2/junit"
+
+	"github.com/searchbench/searchbench/eval/score"
 )
 
 // JUnitWriter writes a JUnit XML report for CI dashboards: one testsuite per
-// dataset and one testcase per case and (non-measure) scorer, named
-// "<id> [<scorer>]". A failing testcase's message is its first failing
-// check; its text lists every failing check with expected, got, reason and
-// diff. A case that could not run reports its scorers' testcases as
-// <error> (or one "<id> [run]" testcase when it has no results).
+// dataset and one testcase per case and non-measure scorer that may judge a
+// case of its kind, named "<id> [<scorer>]" — the same names whether the
+// case ran, errored (every testcase <error>) or a scorer did not apply to
+// it this time (<skipped>), so CI history tools never see tests come and
+// go. A failing testcase's message is its first failing check; its text
+// lists every failing check with expected, got, reason and diff. In a gated
+// report, see SetGate.
 //
 // XML needs each suite's counts before its testcases, so each testcase is
 // encoded as its case arrives and spilled to a temporary file per suite;
@@ -29,6 +34,10 @@ type JUnitWriter struct {
 	suites []*junitSuite
 	index  map[string]*junitSuite
 	err    error
+
+	gate     *Gate
+	violated map[string]map[string]bool // case → scorer ("*": every one) with a violation
+	known    map[string]bool
 }
 
 // junitSuite is a testsuite's header and counts, and where its encoded
@@ -51,55 +60,126 @@ func (j *JUnitWriter) Begin(m Meta) error {
 	return nil
 }
 
+// SetGate implements GateSetter. A gated report means the gate: a failing
+// testcase is a <failure> only when the verdict holds a violation for it
+// (a flip, a new failure, an edited case); one that failed in the baseline
+// too is <skipped> as a known failure. A "gate" suite holds the verdict.
+func (j *JUnitWriter) SetGate(g *Gate) {
+	j.gate = g
+	j.violated = map[string]map[string]bool{}
+	j.known = map[string]bool{}
+	if g == nil {
+		return
+	}
+	for _, k := range g.Known {
+		j.known[k] = true
+	}
+	for _, v := range g.Violations {
+		if v.Case == "" {
+			continue
+		}
+		m := j.violated[v.Case]
+		if m == nil {
+			m = map[string]bool{}
+			j.violated[v.Case] = m
+		}
+		switch v.Kind {
+		case "flip", "stale":
+			m[v.Metric] = true
+		default: // new_failure, edited, removed: the whole case
+			m["*"] = true
+		}
+	}
+}
+
+// scorersFor returns the non-measure scorers that may judge a case of
+// kind, in report order: every case gets the same testcases whether it
+// ran, errored, or a scorer did not apply to it this time.
+func scorersFor(kind string) []string {
+	var out []string
+	for _, s := range score.All() {
+		d := s.Declare()
+		if !d.Measure && slices.Contains(d.Kinds, kind) {
+			out = append(out, s.Name())
+		}
+	}
+	return out
+}
+
 // Case implements Writer.
 func (j *JUnitWriter) Case(rec *CaseRecord) error {
 	if j.err != nil {
 		return j.err
 	}
-	suite := j.index[rec.Dataset]
-	if suite == nil {
-		suite = &junitSuite{Testsuite: junit.Testsuite{Name: rec.Dataset, ID: len(j.suites), Time: "0"}}
-		suite.AddProperty("variant", j.meta.Variant)
-		suite.AddProperty("mode", j.meta.Mode)
-		j.index[rec.Dataset] = suite
-		j.suites = append(j.suites, suite)
-	}
-	n := 0
-	for _, r := range rec.Scores {
+	suite := j.suite(rec.Dataset)
+	results := map[string]*score.Result{}
+	names := scorersFor(rec.Kind)
+	for i := range rec.Scores {
+		r := &rec.Scores[i]
 		if r.Measure {
 			continue
 		}
-		n++
-		tc := junit.Testcase{Name: fmt.Sprintf("%s [%s]", rec.ID, r.Scorer), Classname: rec.Dataset}
+		results[r.Scorer] = r
+		if !slices.Contains(names, r.Scorer) {
+			names = append(names, r.Scorer) // a scorer this build does not know
+		}
+	}
+	for _, name := range names {
+		tc := junit.Testcase{Name: fmt.Sprintf("%s [%s]", rec.ID, name), Classname: rec.Dataset}
+		r := results[name]
 		var failing []string
 		first := ""
-		for _, c := range r.Checks {
-			if c.Pass {
-				continue
+		if r != nil {
+			for _, c := range r.Checks {
+				if c.Pass {
+					continue
+				}
+				if first == "" {
+					first = fmt.Sprintf("%s: expected %s, got %s", c.Name, c.Expected, c.Got)
+				}
+				failing = append(failing, checkText(c.Name, c.Expected, c.Got, c.Reason, c.Diff))
 			}
-			if first == "" {
-				first = fmt.Sprintf("%s: expected %s, got %s", c.Name, c.Expected, c.Got)
-			}
-			failing = append(failing, checkText(c.Name, c.Expected, c.Got, c.Reason, c.Diff))
 		}
 		switch {
 		case rec.Error != "":
-			tc.Error = &junit.Result{Message: xmlSafe(rec.Error), Type: "error",
+			tc.Error = &junit.Result{Message: xmlSafe(firstLine(rec.Error)), Type: "error",
 				Data: xmlSafe(strings.Join(append([]string{rec.Error}, failing...), "\n\n"))}
-		case !r.Pass:
+		case r == nil:
+			tc.Skipped = &junit.Result{Message: "not applicable: the " + name + " scorer did not apply to this case in this run"}
+		case r.Pass:
+		case j.gate != nil && !j.violated[rec.Key][name] && !j.violated[rec.Key]["*"]:
+			why := "allowed by the gate (" + j.gate.Gates + "): not a regression"
+			if j.known[rec.Key] {
+				why = "known failure: failed in the baseline too, not a regression"
+			}
+			tc.Skipped = &junit.Result{Message: xmlSafe(why + "; " + first), Data: xmlSafe(strings.Join(failing, "\n\n"))}
+		default:
 			tc.Failure = &junit.Result{Message: xmlSafe(first), Type: "failure",
 				Data: xmlSafe(strings.Join(failing, "\n\n"))}
 		}
 		j.add(suite, tc)
 	}
-	if n == 0 && rec.Error != "" {
-		j.add(suite, junit.Testcase{Name: rec.ID + " [run]", Classname: rec.Dataset,
-			Error: &junit.Result{Message: xmlSafe(rec.Error), Type: "error", Data: xmlSafe(rec.Error)}})
-	}
 	if j.err != nil {
 		return fmt.Errorf("junit: case %s: %w", rec.Key, j.err)
 	}
 	return nil
+}
+
+func (j *JUnitWriter) suite(name string) *junitSuite {
+	suite := j.index[name]
+	if suite == nil {
+		suite = &junitSuite{Testsuite: junit.Testsuite{Name: name, ID: len(j.suites), Time: "0"}}
+		suite.AddProperty("variant", j.meta.Variant)
+		suite.AddProperty("mode", j.meta.Mode)
+		j.index[name] = suite
+		j.suites = append(j.suites, suite)
+	}
+	return suite
+}
+
+func firstLine(s string) string {
+	first, _, _ := strings.Cut(s, "\n")
+	return first
 }
 
 // add counts tc as Testsuite.AddTestcase does and spills its XML: a new
@@ -143,6 +223,22 @@ func (j *JUnitWriter) End(Summary) error {
 	defer j.cleanup()
 	if j.err != nil {
 		return j.err
+	}
+	if g := j.gate; g != nil {
+		// The verdict as a testcase of its own: a CI dashboard shows the
+		// gate's failure even when it is a threshold, not a case.
+		tc := junit.Testcase{Name: "verdict", Classname: "gate"}
+		if !g.Pass() {
+			var lines []string
+			for _, v := range g.Violations {
+				lines = append(lines, fmt.Sprintf("%s %s %s: want %s, got %s — %s", v.Kind, v.Metric, v.Case, v.Want, v.Got, v.Explanation))
+			}
+			tc.Failure = &junit.Result{Message: xmlSafe(g.Line), Type: "gate", Data: xmlSafe(strings.Join(lines, "\n"))}
+		}
+		j.add(j.suite("gate"), tc)
+		if j.err != nil {
+			return j.err
+		}
 	}
 	// The document without testcases, then each suite's testcases spliced
 	// in before its closing tag (every suite has properties, so its

@@ -73,10 +73,15 @@ type textWriter struct {
 	markdown bool
 	opt      TextOptions
 	meta     Meta
+	gate     *Gate
 	kept     []Failure
 	more     int // failing checks not kept
 	err      error
 }
+
+// SetGate implements GateSetter: the Markdown report opens with the
+// verdict and the headline metrics.
+func (t *textWriter) SetGate(g *Gate) { t.gate = g }
 
 // NewTerminal returns a Writer of the human report for a terminal: a
 // summary line, the metrics table, the scorers' tables, then the failing
@@ -111,6 +116,9 @@ func (t *textWriter) Case(rec *CaseRecord) error {
 }
 
 func (t *textWriter) End(s Summary) error {
+	if t.markdown {
+		return t.endMarkdown(s)
+	}
 	t.summaryLine(s)
 	if len(s.Metrics) > 0 {
 		t.blank()

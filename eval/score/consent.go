@@ -19,6 +19,14 @@ const MetricConsentAccuracy = "consent.accuracy"
 // Name implements Scorer.
 func (Consent) Name() string { return "consent" }
 
+// Declare implements Scorer.
+func (Consent) Declare() Declaration {
+	return Declaration{Kinds: []string{dataset.KindConsent}, Measure: false, Metrics: []string{
+		MetricConsentAccuracy,
+		MetricConsentAccuracy + ".{intent}",
+	}}
+}
+
 // Score implements Scorer. It applies to consent cases.
 func (Consent) Score(in *Input) (Result, bool) {
 	if in.Case == nil || in.Case.Kind != dataset.KindConsent {

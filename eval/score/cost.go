@@ -25,6 +25,20 @@ const (
 // Name implements Scorer.
 func (Cost) Name() string { return "cost" }
 
+// Declare implements Scorer.
+func (Cost) Declare() Declaration {
+	return Declaration{Kinds: []string{dataset.KindRouting, dataset.KindFlows}, Measure: true, Metrics: []string{
+		MetricCostTokens,
+		MetricCostPromptTokens,
+		MetricCostCompletionTokens,
+		MetricCostModelCalls,
+		MetricCostSearchCalls,
+		MetricCostLatencyMean,
+		MetricCostLatencyP50,
+		MetricCostLatencyP95,
+	}}
+}
+
 // Score implements Scorer. It applies to routing and flows cases (consent
 // cases are classified by the app, without a model call).
 func (Cost) Score(in *Input) (Result, bool) {

@@ -1,6 +1,8 @@
 package score
 
 import (
+	"github.com/searchbench/searchbench/eval/dataset"
+
 	"github.com/searchbench/searchbench/orchestrator/answer"
 )
 
@@ -17,6 +19,14 @@ const (
 
 // Name implements Scorer.
 func (Evidence) Name() string { return "evidence" }
+
+// Declare implements Scorer.
+func (Evidence) Declare() Declaration {
+	return Declaration{Kinds: []string{dataset.KindRouting, dataset.KindFlows}, Measure: true, Metrics: []string{
+		MetricEvidenceBackedShare,
+		MetricEvidenceBullets,
+	}}
+}
 
 // Score implements Scorer. It applies to cases with at least one
 // successful final envelope (error code NONE).

@@ -46,6 +46,24 @@ var verificationSentences = map[string]string{
 // Name implements Scorer.
 func (Flow) Name() string { return "flow" }
 
+// Declare implements Scorer.
+func (Flow) Declare() Declaration {
+	return Declaration{Kinds: []string{dataset.KindRouting, dataset.KindFlows}, Measure: false, Metrics: []string{
+		MetricFlowTurns,
+		MetricFlowPhase,
+		MetricFlowIntent,
+		MetricFlowOverride,
+		MetricFlowNoTools,
+		MetricFlowPhase1Format,
+		MetricFlowVerification,
+		MetricFlowRoute,
+		MetricFlowError,
+		MetricFlowOutput,
+		MetricFlowLimits,
+		MetricFlowRetries,
+	}}
+}
+
 // Score implements Scorer. It applies to flows and routing cases.
 func (Flow) Score(in *Input) (Result, bool) {
 	if in.Case == nil {

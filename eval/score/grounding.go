@@ -1,6 +1,8 @@
 package score
 
 import (
+	"github.com/searchbench/searchbench/eval/dataset"
+
 	"fmt"
 	"regexp"
 	"slices"
@@ -72,6 +74,19 @@ func init() {
 
 // Name implements Scorer.
 func (Grounding) Name() string { return "grounding" }
+
+// Declare implements Scorer.
+func (Grounding) Declare() Declaration {
+	return Declaration{Kinds: []string{dataset.KindRouting, dataset.KindFlows}, Measure: false, Metrics: []string{
+		MetricGroundingSources,
+		MetricGroundingSourcesClean,
+		MetricGroundingTitles,
+		MetricGroundingPublished,
+		MetricGroundingClaims,
+		MetricGroundingClaimTokens,
+		MetricGroundingIndependence,
+	}}
+}
 
 // Score implements Scorer. It applies to routing and flows cases with at
 // least one successful final answer (error code NONE).

@@ -1,6 +1,8 @@
 package score
 
 import (
+	"github.com/searchbench/searchbench/eval/dataset"
+
 	"fmt"
 	"slices"
 	"strings"
@@ -29,6 +31,15 @@ const (
 
 // Name implements Scorer.
 func (Limits) Name() string { return "limits" }
+
+// Declare implements Scorer.
+func (Limits) Declare() Declaration {
+	return Declaration{Kinds: []string{dataset.KindRouting, dataset.KindFlows}, Measure: false, Metrics: []string{
+		MetricLimitsQueries,
+		MetricLimitsResults,
+		MetricLimitsRefused,
+	}}
+}
 
 // Score implements Scorer. It applies to routing and flows cases with a
 // Phase 2 turn.

@@ -1,6 +1,8 @@
 package score
 
 import (
+	"github.com/searchbench/searchbench/eval/dataset"
+
 	"strings"
 
 	"github.com/searchbench/searchbench/internal/textdiff"
@@ -22,6 +24,14 @@ const (
 
 // Name implements Scorer.
 func (Markdown) Name() string { return "markdown" }
+
+// Declare implements Scorer.
+func (Markdown) Declare() Declaration {
+	return Declaration{Kinds: []string{dataset.KindRouting, dataset.KindFlows}, Measure: false, Metrics: []string{
+		MetricMarkdownRaw,
+		MetricMarkdownFinal,
+	}}
+}
 
 // Score implements Scorer. The raw check applies in model mode only: in
 // structured mode the model prints no markdown.

@@ -27,6 +27,16 @@ var parserSpecs = sync.OnceValues(parsing.Specs)
 // Name implements Scorer.
 func (Parser) Name() string { return "parser" }
 
+// Declare implements Scorer.
+func (Parser) Declare() Declaration {
+	return Declaration{Kinds: []string{dataset.KindParser}, Measure: true, Metrics: []string{
+		"parser.exact",
+		"parser.{strategy}.exact",
+		"parser.{strategy}.false_extractions",
+		"parser.{chain}.exact",
+	}}
+}
+
 // Score implements Scorer.
 func (p Parser) Score(in *Input) (Result, bool) {
 	c := in.Case

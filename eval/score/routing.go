@@ -25,6 +25,18 @@ const (
 // Name implements Scorer.
 func (Routing) Name() string { return "routing" }
 
+// Declare implements Scorer.
+func (Routing) Declare() Declaration {
+	return Declaration{Kinds: []string{dataset.KindRouting}, Measure: false, Metrics: []string{
+		MetricRoutingAccuracy,
+		MetricRoutingExaFirst,
+		"routing.f1.{route}",
+		"routing.macro_f1",
+		"routing.precision.{route}",
+		"routing.recall.{route}",
+	}}
+}
+
 // Score implements Scorer. It applies to routing cases.
 func (Routing) Score(in *Input) (Result, bool) {
 	if in.Case == nil || in.Case.Kind != dataset.KindRouting {

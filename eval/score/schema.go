@@ -1,6 +1,8 @@
 package score
 
 import (
+	"github.com/searchbench/searchbench/eval/dataset"
+
 	"bytes"
 	"encoding/json"
 	"fmt"
@@ -23,6 +25,14 @@ const (
 
 // Name implements Scorer.
 func (Schema) Name() string { return "schema" }
+
+// Declare implements Scorer.
+func (Schema) Declare() Declaration {
+	return Declaration{Kinds: []string{dataset.KindRouting, dataset.KindFlows}, Measure: false, Metrics: []string{
+		MetricSchemaRaw,
+		MetricSchemaFinal,
+	}}
+}
 
 // Score implements Scorer. It applies to routing and flows cases with a
 // Phase 2 turn.

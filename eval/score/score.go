@@ -65,6 +65,9 @@ type ParseOutcome struct {
 type Scorer interface {
 	// Name is the scorer's stable name, the prefix of its metrics.
 	Name() string
+	// Declare says what the scorer may apply to and report (see
+	// Declaration); it is the same for every call.
+	Declare() Declaration
 	// Score judges in. It returns false when the scorer does not apply to
 	// the case (a consent scorer on a routing case).
 	Score(in *Input) (Result, bool)
@@ -89,11 +92,14 @@ type CaseInfo struct {
 	Kind    string   `json:"kind"`
 	Label   string   `json:"label,omitempty"`
 	Tags    []string `json:"tags,omitempty"`
+	// Hash identifies the case's content (see dataset.Case.Hash), so the
+	// gate tells an edited case from an unchanged one under the same id.
+	Hash string `json:"hash,omitempty"`
 }
 
 // InfoOf returns the CaseInfo of c.
 func InfoOf(c *dataset.Case) CaseInfo {
-	return CaseInfo{Key: c.Key(), Dataset: c.Dataset, ID: c.ID, Kind: c.Kind, Label: c.Label, Tags: c.Tags}
+	return CaseInfo{Key: c.Key(), Dataset: c.Dataset, ID: c.ID, Kind: c.Kind, Label: c.Label, Tags: c.Tags, Hash: c.Hash()}
 }
 
 // Result is one scorer's judgement of one case.

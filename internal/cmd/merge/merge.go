@@ -16,7 +16,9 @@ import (
 
 	"github.com/searchbench/searchbench/eval/report"
 	"github.com/searchbench/searchbench/eval/score"
+	cmdgate "github.com/searchbench/searchbench/internal/cmd/gate"
 	"github.com/searchbench/searchbench/internal/cmdutil"
+	"github.com/searchbench/searchbench/internal/fsutil"
 )
 
 // Options are the inputs of one merge.
@@ -27,6 +29,8 @@ type Options struct {
 	Output, Markdown, JUnit string
 	// Shards are the shard reports to join.
 	Shards []string
+	// Gate gates the merged report, as run --gates does an unsharded run.
+	Gate cmdgate.Flags
 }
 
 // NewCmdMerge returns the merge command. runF, when not nil, receives the
@@ -45,10 +49,15 @@ so the merged report equals, byte for byte, the report of an unsharded run over
 the same cases except that its meta lists the shards instead of one. Missing
 shards are allowed and reported.
 
+With --gates (and usually --baseline) the merged report is judged with exactly
+the rules of run --gates, and the verdict is written into every output. Gate a
+sharded CI run here: each shard's own run --gates applies the per-case rules only.
+
 Outputs are written only when the whole merge succeeds.
 
-Exit status: 0 merged, 2 when a shard cannot be read or the shards do not fit
-together, 3 when an output cannot be written.`,
+Exit status: 0 merged (and the gate passed), 1 gate violated, 2 when a shard
+cannot be read, the shards do not fit together or the gates file is invalid,
+3 when an output cannot be written.`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(c *cobra.Command, args []string) error {
 			opts.Shards = args
@@ -64,6 +73,7 @@ together, 3 when an output cannot be written.`,
 	cmd.Flags().StringVarP(&opts.Output, "output", "o", "", "write the merged JSON report to `FILE` (required)")
 	cmd.Flags().StringVar(&opts.Markdown, "markdown", "", "also write the Markdown report to `FILE`")
 	cmd.Flags().StringVar(&opts.JUnit, "junit", "", "also write the JUnit XML report to `FILE`")
+	opts.Gate.Register(cmd.Flags(), "gate the merged report: gates `file` (thresholds and regression rules)")
 	return cmd
 }
 
@@ -75,45 +85,27 @@ func mergeRun(_ context.Context, opts *Options) error {
 		}
 		srcs = append(srcs, report.File(p))
 	}
-
-	// Each output goes to a temporary file beside it, renamed into place
-	// only when the whole merge succeeded.
-	var outs []*pending
-	defer func() {
-		for _, o := range outs {
-			o.discard()
-		}
-	}()
-	open := func(path string, mk func(io.Writer) report.Writer) (report.Writer, error) {
-		p, err := create(path)
-		if err != nil {
-			return nil, err
-		}
-		outs = append(outs, p)
-		return mk(p.w), nil
+	judge, err := opts.Gate.Load(filepath.Dir(opts.Output))
+	if err != nil {
+		return err
 	}
-	var ws []report.Writer
-	for _, o := range []struct {
-		path string
-		mk   func(io.Writer) report.Writer
-	}{
-		{opts.Output, func(w io.Writer) report.Writer { return report.NewJSON(w) }},
-		{opts.Markdown, func(w io.Writer) report.Writer {
-			return report.NewMarkdown(w, report.TextOptions{JSONPath: opts.Output})
-		}},
-		{opts.JUnit, func(w io.Writer) report.Writer { return report.NewJUnit(w) }},
-	} {
-		if o.path == "" {
-			continue
+	if judge != nil && judge.Baseline != "" {
+		if bi, err := os.Stat(judge.Baseline); err == nil {
+			if oi, err := os.Stat(opts.Output); err == nil && os.SameFile(bi, oi) {
+				return cmdutil.Usagef("--baseline %s is the report -o %s would write: the merge would be judged against itself", judge.Baseline, opts.Output)
+			}
 		}
-		w, err := open(o.path, o.mk)
-		if err != nil {
-			return cmdutil.Infra(err)
-		}
-		ws = append(ws, w)
 	}
 
-	meta, notes, err := report.Merge(srcs, score.All(), report.Multi(ws...))
+	// The merged report is streamed into a spill file beside the output;
+	// the gate judges it and the outputs are rendered from it, each
+	// renamed into place only when everything succeeded.
+	spill, err := fsutil.CreateAtomic(opts.Output + ".merge")
+	if err != nil {
+		return cmdutil.Infra(err)
+	}
+	defer spill.Abort()
+	meta, notes, err := report.Merge(srcs, score.All(), report.NewJSON(&errWriter{f: spill.File}))
 	switch {
 	case errors.Is(err, errWrite):
 		return cmdutil.Infra(err)
@@ -121,12 +113,17 @@ func mergeRun(_ context.Context, opts *Options) error {
 		// Unreadable shards, shards that do not fit together, a case twice.
 		return cmdutil.Usage(err)
 	}
-	for _, o := range outs {
-		if err := o.commit(); err != nil {
-			return cmdutil.Infra(err)
+	src := report.Source{Name: opts.Output, Open: func() (io.ReadCloser, error) { return os.Open(spill.Name()) }}
+	var verdict *report.Gate
+	if judge != nil {
+		if verdict, err = judge.Evaluate(src); err != nil {
+			return err
 		}
 	}
-	outs = nil
+	outs := cmdgate.Outputs{JSON: opts.Output, Markdown: opts.Markdown, JUnit: opts.JUnit}
+	if err := cmdgate.Publish(src, verdict, outs, opts.IO.Secrets(), report.TextOptions{JSONPath: opts.Output}); err != nil {
+		return err
+	}
 	for _, n := range notes {
 		fmt.Fprintf(opts.IO.ErrOut, "searchbench merge: warning: %s\n", n)
 	}
@@ -135,19 +132,17 @@ func mergeRun(_ context.Context, opts *Options) error {
 		shards = "shards " + strings.Join(meta.Shards, ", ")
 	}
 	fmt.Fprintf(opts.IO.Out, "merged %d report(s) (%s) into %s\n", len(srcs), shards, opts.Output)
-	return nil
+	if verdict != nil {
+		if err := cmdgate.Print(opts.IO.Out, verdict); err != nil {
+			return cmdutil.Infra(err)
+		}
+	}
+	return cmdgate.Exit(verdict)
 }
 
 // errWrite marks errors writing an output, so they are told apart from
 // problems with the shard reports.
 var errWrite = errors.New("writing output")
-
-// pending is an output file being written under a temporary name.
-type pending struct {
-	path string
-	f    *os.File
-	w    *errWriter
-}
 
 type errWriter struct {
 	f   *os.File
@@ -161,36 +156,4 @@ func (w *errWriter) Write(p []byte) (int, error) {
 		return n, w.err
 	}
 	return n, nil
-}
-
-func create(path string) (*pending, error) {
-	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*.tmp")
-	if err != nil {
-		return nil, fmt.Errorf("creating %s: %w", path, err)
-	}
-	return &pending{path: path, f: f, w: &errWriter{f: f}}, nil
-}
-
-func (p *pending) commit() error {
-	if err := p.f.Chmod(0o644); err != nil {
-		return err
-	}
-	if err := p.f.Sync(); err != nil {
-		return fmt.Errorf("writing %s: %w", p.path, err)
-	}
-	if err := p.f.Close(); err != nil {
-		return fmt.Errorf("writing %s: %w", p.path, err)
-	}
-	if err := os.Rename(p.f.Name(), p.path); err != nil {
-		return fmt.Errorf("writing %s: %w", p.path, err)
-	}
-	p.f = nil
-	return nil
-}
-
-func (p *pending) discard() {
-	if p.f != nil {
-		p.f.Close()
-		os.Remove(p.f.Name())
-	}
 }

@@ -14,6 +14,7 @@ import (
 	"github.com/searchbench/searchbench/internal/cmd/check"
 	"github.com/searchbench/searchbench/internal/cmd/classify"
 	"github.com/searchbench/searchbench/internal/cmd/compare"
+	"github.com/searchbench/searchbench/internal/cmd/gate"
 	"github.com/searchbench/searchbench/internal/cmd/merge"
 	"github.com/searchbench/searchbench/internal/cmd/parse"
 	"github.com/searchbench/searchbench/internal/cmd/prompt"
@@ -65,6 +66,7 @@ Exit codes: 0 ok, 1 a check or verdict failed, 2 usage or input error,
 		check.NewCmdCheck(io, nil),
 		compare.NewCmdCompare(io, nil),
 		merge.NewCmdMerge(io, nil),
+		gate.NewCmdGate(io, nil),
 		sim.NewCmdSim(io, nil),
 	} {
 		cmd.AddCommand(sub)

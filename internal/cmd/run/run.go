@@ -7,7 +7,6 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
-	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -19,10 +18,10 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/searchbench/searchbench/eval/dataset"
-	"github.com/searchbench/searchbench/eval/gate"
 	"github.com/searchbench/searchbench/eval/report"
 	evalrun "github.com/searchbench/searchbench/eval/run"
 	"github.com/searchbench/searchbench/eval/score"
+	cmdgate "github.com/searchbench/searchbench/internal/cmd/gate"
 	"github.com/searchbench/searchbench/internal/cmdutil"
 	"github.com/searchbench/searchbench/internal/fsutil"
 	"github.com/searchbench/searchbench/internal/secret"
@@ -32,31 +31,29 @@ import (
 
 // Report file names inside --out.
 const (
-	JSONName     = "report.json"
-	MarkdownName = "report.md"
-	JUnitName    = "junit.xml"
+	JSONName     = cmdgate.JSONName
+	MarkdownName = cmdgate.MarkdownName
+	JUnitName    = cmdgate.JUnitName
 )
 
 // Options are the flags of `searchbench run`.
 type Options struct {
 	IO *cmdutil.IOStreams
 
-	Datasets      string
-	Variant       string
-	Mode          string
-	Repair        bool
-	Cassettes     string
-	Filter        []string
-	Shard         string
-	Parallel      int
-	Out           string
-	Config        string
-	Gates         string
-	Baseline      string
-	AllowMismatch bool
-	Timestamps    bool
-	MaxFailures   int
-	Quiet         bool
+	Datasets    string
+	Variant     string
+	Mode        string
+	Repair      bool
+	Cassettes   string
+	Filter      []string
+	Shard       string
+	Parallel    int
+	Out         string
+	Config      string
+	Gate        cmdgate.Flags
+	Timestamps  bool
+	MaxFailures int
+	Quiet       bool
 }
 
 // NewCmdRun returns the run command. runF replaces runRun in tests.
@@ -94,9 +91,7 @@ unreadable baseline, unwritable report).`,
 	f.IntVar(&opts.Parallel, "parallel", 0, "cases replayed at once (default: number of CPUs)")
 	f.StringVar(&opts.Out, "out", filepath.Join("reports", "latest"), "folder for report.json, report.md and junit.xml (\"\" writes none)")
 	f.StringVar(&opts.Config, "config", filepath.Join("config", "executor.yaml"), "tool-call parser configuration for the parser dataset")
-	f.StringVar(&opts.Gates, "gates", "", "gates `file`: thresholds and regression rules")
-	f.StringVar(&opts.Baseline, "baseline", "", "baseline report `JSON` to gate against")
-	f.BoolVar(&opts.AllowMismatch, "allow-mismatch", false, "allow a baseline of another variant or mode")
+	opts.Gate.Register(f, "gates `file`: thresholds and regression rules")
 	f.BoolVar(&opts.Timestamps, "timestamps", false, "record the start time in the report (reports are then no longer byte-identical)")
 	f.IntVar(&opts.MaxFailures, "max-failures", 0, "failing checks shown in the tables (default 40; the JSON has all)")
 	f.BoolVar(&opts.Quiet, "quiet", false, "print no tables (the gate verdict is still printed)")
@@ -104,9 +99,6 @@ unreadable baseline, unwritable report).`,
 }
 
 func runRun(ctx context.Context, opts *Options) error {
-	if opts.Baseline != "" && opts.Gates == "" {
-		return cmdutil.Usagef("--baseline needs --gates")
-	}
 	filter, err := dataset.ParseFilter(opts.Filter)
 	if err != nil {
 		return cmdutil.Usage(err)
@@ -122,29 +114,9 @@ func runRun(ctx context.Context, opts *Options) error {
 	if err != nil {
 		return cmdutil.Usage(err)
 	}
-	var gates *gate.Config
-	if opts.Gates != "" {
-		data, err := os.ReadFile(opts.Gates)
-		if err != nil {
-			return cmdutil.Usage(fmt.Errorf("reading gates: %w", err))
-		}
-		if gates, err = gate.Load(opts.Gates, data, score.Names(score.All())); err != nil {
-			return cmdutil.Usage(err)
-		}
-	}
-	if opts.Baseline != "" {
-		bi, err := os.Stat(opts.Baseline)
-		if err != nil {
-			return cmdutil.Infra(fmt.Errorf("reading baseline: %w (create it with: make baseline)", err))
-		}
-		// The run would replace the baseline with itself and then judge
-		// itself against it: every gate would pass.
-		if opts.Out != "" {
-			if oi, err := os.Stat(filepath.Join(opts.Out, JSONName)); err == nil && os.SameFile(bi, oi) {
-				return cmdutil.Usagef("--baseline %s is the report --out %s would write: the run would be judged against itself; "+
-					"copy the baseline elsewhere (make baseline writes reports/baseline.json) or choose another --out", opts.Baseline, opts.Out)
-			}
-		}
+	judge, err := opts.Gate.Load(opts.Out)
+	if err != nil {
+		return err
 	}
 	cfg, err := executor.LoadConfig(opts.Config)
 	if err != nil {
@@ -164,48 +136,30 @@ func runRun(ctx context.Context, opts *Options) error {
 		return cmdutil.Infra(err)
 	}
 
-	// Writers: tables on stdout, report files under --out (published only
-	// when the run completes).
-	var writers []report.Writer
-	var files []*fsutil.AtomicFile
-	defer func() {
-		for _, f := range files {
-			f.Abort()
-		}
-	}()
-	jsonPath := ""
-	flushSinks := func() error { return nil }
+	// The run streams its JSON report into a spill file (beside the
+	// outputs, or in the temporary folder without --out); the gate judges
+	// it, and the report set is then rendered from it with the verdict
+	// inside. The tables stream to stdout as cases finish.
+	spillDir := opts.Out
+	if spillDir == "" {
+		spillDir = os.TempDir()
+	}
+	spill, err := fsutil.CreateAtomic(filepath.Join(spillDir, ".searchbench-run.json"))
+	if err != nil {
+		return cmdutil.Infra(err)
+	}
+	defer spill.Abort() // never published: it is the raw material
+	set := opts.IO.Secrets()
+	sink := secret.NewWriter(spill, set)
+	writers := []report.Writer{report.NewJSON(sink)}
+	var outs cmdgate.Outputs
+	text := report.TextOptions{MaxFailures: opts.MaxFailures}
 	if opts.Out != "" {
-		jsonPath = filepath.Join(opts.Out, JSONName)
-		for _, name := range []string{JSONName, MarkdownName, JUnitName} {
-			f, err := fsutil.CreateAtomic(filepath.Join(opts.Out, name))
-			if err != nil {
-				return cmdutil.Infra(err)
-			}
-			files = append(files, f)
-		}
-		// Report files pass the same scrubber as the terminal: a key in a
-		// base URL must not reach them through a cassette-miss diff.
-		set := opts.IO.Secrets()
-		sinks := make([]*secret.Writer, len(files))
-		for i, f := range files {
-			sinks[i] = secret.NewWriter(f, set)
-		}
-		flushSinks = func() error {
-			for _, w := range sinks {
-				if err := w.Flush(); err != nil {
-					return err
-				}
-			}
-			return nil
-		}
-		writers = append(writers,
-			report.NewJSON(sinks[0]),
-			report.NewMarkdown(sinks[1], report.TextOptions{MaxFailures: opts.MaxFailures, JSONPath: jsonPath}),
-			report.NewJUnit(sinks[2]))
+		outs = cmdgate.In(opts.Out)
+		text.JSONPath = outs.JSON
 	}
 	if !opts.Quiet {
-		writers = append(writers, report.NewTerminal(opts.IO.Out, report.TextOptions{MaxFailures: opts.MaxFailures, JSONPath: jsonPath}))
+		writers = append(writers, report.NewTerminal(opts.IO.Out, text))
 	} else {
 		// --quiet drops the tables, never the errors: a case that could not
 		// run is printed in full on stderr.
@@ -239,31 +193,33 @@ func runRun(ctx context.Context, opts *Options) error {
 	if err != nil {
 		return cmdutil.Infra(err)
 	}
-	if err := flushSinks(); err != nil {
+	if err := sink.Flush(); err != nil {
 		return cmdutil.Infra(err)
 	}
-	if opts.Out != "" {
-		// The three files are published, and the JSON read back by the
-		// gate, under the folder's lock: a concurrent run into the same
-		// folder cannot interleave its files with these.
-		unlock, err := fsutil.LockDir(opts.Out)
-		if err != nil {
-			return cmdutil.Infra(err)
+	src := report.Source{Name: "the run's report", Open: func() (io.ReadCloser, error) { return os.Open(spill.Name()) }}
+
+	// The verdict, when gated, goes into every output. A run with cases
+	// that could not run is still judged: each such case is an error in
+	// the verdict (a flip or a new failure), and the run exits 3 after
+	// writing everything.
+	var verdict *report.Gate
+	if judge != nil {
+		if verdict, err = judge.Evaluate(src); err != nil {
+			return err
 		}
-		defer unlock()
 	}
-	for _, f := range files {
-		if err := f.Commit(); err != nil {
+	if err := cmdgate.Publish(src, verdict, outs, set, text); err != nil {
+		return err
+	}
+	if verdict != nil {
+		if err := cmdgate.Print(opts.IO.Out, verdict); err != nil {
 			return cmdutil.Infra(err)
 		}
 	}
 	if sum.Errors > 0 {
-		return cmdutil.Infra(fmt.Errorf("%d of %d cases could not run (see the errors above%s)", sum.Errors, sum.Cases, inReport(jsonPath)))
+		return cmdutil.Infra(fmt.Errorf("%d of %d cases could not run (see the errors above%s)", sum.Errors, sum.Cases, inReport(text.JSONPath)))
 	}
-	if gates == nil {
-		return nil
-	}
-	return gateRun(opts, gates, jsonPath)
+	return cmdgate.Exit(verdict)
 }
 
 func inReport(jsonPath string) string {
@@ -271,33 +227,6 @@ func inReport(jsonPath string) string {
 		return ""
 	}
 	return " and in " + jsonPath
-}
-
-// gateRun evaluates the written report against the gates and baseline.
-func gateRun(opts *Options, gates *gate.Config, jsonPath string) error {
-	if jsonPath == "" {
-		return cmdutil.Usagef("--gates needs the JSON report: do not set --out to \"\"")
-	}
-	var base report.Source
-	if opts.Baseline != "" {
-		base = report.File(opts.Baseline)
-	}
-	v, err := gate.Evaluate(gates, report.File(jsonPath), base, gate.Options{AllowMismatch: opts.AllowMismatch, Scorers: score.All()})
-	var mm *gate.MismatchError
-	switch {
-	case errors.As(err, &mm):
-		return cmdutil.Usage(err)
-	case err != nil:
-		return cmdutil.Infra(err)
-	}
-	fmt.Fprintln(opts.IO.Out)
-	if err := gate.Write(opts.IO.Out, v, false); err != nil {
-		return cmdutil.Infra(err)
-	}
-	if !v.Pass() {
-		return cmdutil.Fail(fmt.Errorf("%d gate violation(s)", len(v.Violations)))
-	}
-	return nil
 }
 
 // metaOf describes the run; dataset hashes let two reports tell whether

@@ -1,0 +1,118 @@
+package report
+
+// Gate is the verdict of a gated run, computed once (by package gate) and
+// written into every output: report.json's "gate" section, the first line
+// of report.md, the JUnit testcases' outcomes and stdout.
+type Gate struct {
+	// Verdict is "PASS" or "FAIL".
+	Verdict string `json:"verdict"`
+	// Line is the one-line verdict every output prints, with the counts of
+	// what was compared and what could not be.
+	Line string `json:"line"`
+	// Gates is the gates file; Baseline the baseline report ("" without).
+	Gates    string `json:"gates"`
+	Baseline string `json:"baseline,omitempty"`
+	// Scope is GateScopeFull, or GateScopeCases for one shard: only the
+	// per-case rules, the rest waits for the merged report.
+	Scope  string     `json:"scope"`
+	Counts GateCounts `json:"counts"`
+	// Violations are the broken rules, in a stable order.
+	Violations []Violation `json:"violations"`
+	// Known are the failing cases that failed in the baseline too: not
+	// violations, reported as known failures.
+	Known []string `json:"known_failures,omitempty"`
+	// NewCases are cases of the run the baseline does not have.
+	NewCases []string `json:"new_cases,omitempty"`
+	// Notes say what was compared and what could not be, and why that was
+	// allowed.
+	Notes []string `json:"notes,omitempty"`
+	// Headline are the metrics the reports show first: gates.yaml's
+	// headline list, or the gated metrics.
+	Headline []string `json:"headline,omitempty"`
+	// Reaggregated is set when metrics were compared over the cases the
+	// run and the baseline share rather than over their own summaries.
+	Reaggregated bool `json:"reaggregated,omitempty"`
+}
+
+// Scopes of a gate.
+const (
+	GateScopeFull  = "full"
+	GateScopeCases = "cases"
+)
+
+// Verdicts.
+const (
+	VerdictPass = "PASS"
+	VerdictFail = "FAIL"
+)
+
+// Pass reports whether no rule was broken.
+func (g *Gate) Pass() bool { return len(g.Violations) == 0 }
+
+// GateCounts say what the gate compared.
+type GateCounts struct {
+	// Cases is the run's case count; BaselineCases the baseline's.
+	Cases         int `json:"cases"`
+	BaselineCases int `json:"baseline_cases"`
+	// Compared cases are in both; New only in the run; Removed are
+	// baseline cases inside the run's selection that the run lacks.
+	Compared int `json:"compared"`
+	New      int `json:"new"`
+	Removed  int `json:"removed"`
+	// Known counts failing cases that failed in the baseline too.
+	Known int `json:"known_failures"`
+	// Thresholds counts threshold rules evaluated; NoData those whose
+	// metric had no data in the run.
+	Thresholds int `json:"thresholds"`
+	NoData     int `json:"thresholds_no_data"`
+	// Metrics counts metrics compared with the baseline.
+	Metrics int `json:"metrics_compared"`
+}
+
+// Violation is one broken rule.
+type Violation struct {
+	Kind string `json:"kind"`
+	// Metric is the metric (threshold, regression), the scorer (flip), or
+	// the dataset file (dataset).
+	Metric string `json:"metric,omitempty"`
+	// Case is the case key of a per-case rule.
+	Case        string `json:"case,omitempty"`
+	Want        string `json:"want"`
+	Got         string `json:"got"`
+	Explanation string `json:"explanation"`
+}
+
+// GateSetter is implemented by writers that render a verdict. Render (and
+// Multi) hand it the gate before Begin.
+type GateSetter interface{ SetGate(*Gate) }
+
+// SetGate implements GateSetter for every writer of m that does.
+func (m multi) SetGate(g *Gate) {
+	for _, w := range m {
+		if s, ok := w.(GateSetter); ok {
+			s.SetGate(g)
+		}
+	}
+}
+
+// Render streams the report src through w, handing g (nil for an ungated
+// report) to w first. It is how a run, a merge and `searchbench gate`
+// write their outputs once the verdict is known.
+func Render(src Source, g *Gate, w Writer) error {
+	if s, ok := w.(GateSetter); ok {
+		s.SetGate(g)
+	}
+	var sum *Summary
+	begun := false
+	err := Scan(src, func(m Meta) error {
+		begun = true
+		return w.Begin(m)
+	}, w.Case, func(s *Summary) { sum = s })
+	if err != nil {
+		return err
+	}
+	if !begun || sum == nil {
+		return nil
+	}
+	return w.End(*sum)
+}

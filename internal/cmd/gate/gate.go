@@ -1,0 +1,267 @@
+// Package gate implements `searchbench gate`, and holds what run and merge
+// share with it: the --gates/--baseline flags, their checks, evaluating a
+// written report, and publishing the report set with the verdict in it. One
+// code path judges a run, a merged report and a saved report.
+package gate
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
+
+	evalgate "github.com/searchbench/searchbench/eval/gate"
+	"github.com/searchbench/searchbench/eval/report"
+	"github.com/searchbench/searchbench/eval/score"
+	"github.com/searchbench/searchbench/internal/cmdutil"
+	"github.com/searchbench/searchbench/internal/fsutil"
+	"github.com/searchbench/searchbench/internal/secret"
+)
+
+// Report file names inside an output folder.
+const (
+	JSONName     = "report.json"
+	MarkdownName = "report.md"
+	JUnitName    = "junit.xml"
+)
+
+// Flags are the gating flags run, merge and gate share.
+type Flags struct {
+	Gates         string
+	Baseline      string
+	AllowMismatch bool
+}
+
+// Register adds the flags to fs. gatesUsage differs per command.
+func (f *Flags) Register(fs *pflag.FlagSet, gatesUsage string) {
+	fs.StringVar(&f.Gates, "gates", "", gatesUsage)
+	fs.StringVar(&f.Baseline, "baseline", "", "baseline report `JSON` to gate against")
+	fs.BoolVar(&f.AllowMismatch, "allow-mismatch", false, "allow a baseline of another variant or mode")
+}
+
+// Judge is a loaded gates file and baseline, ready to evaluate reports.
+type Judge struct {
+	Config        *evalgate.Config
+	Baseline      string
+	AllowMismatch bool
+}
+
+// Load checks the flags before any work is done: the gates file parses
+// against the scorers' metric catalogue, the baseline exists, and out (the
+// folder the report set will be written to, "" for none) would not
+// overwrite the baseline. It returns nil, nil when no --gates was given.
+func (f *Flags) Load(out string) (*Judge, error) {
+	if f.Baseline != "" && f.Gates == "" {
+		return nil, cmdutil.Usagef("--baseline needs --gates")
+	}
+	if f.Gates == "" {
+		return nil, nil
+	}
+	data, err := os.ReadFile(f.Gates)
+	if err != nil {
+		return nil, cmdutil.Usage(fmt.Errorf("reading gates: %w", err))
+	}
+	cfg, err := evalgate.Load(f.Gates, data, score.All())
+	if err != nil {
+		return nil, cmdutil.Usage(err)
+	}
+	if f.Baseline != "" {
+		bi, err := os.Stat(f.Baseline)
+		if err != nil {
+			return nil, cmdutil.Infra(fmt.Errorf("reading baseline: %w (create it with: make baseline)", err))
+		}
+		// The run would replace the baseline with itself and then judge
+		// itself against it: every gate would pass.
+		if out != "" {
+			if oi, err := os.Stat(filepath.Join(out, JSONName)); err == nil && os.SameFile(bi, oi) {
+				return nil, cmdutil.Usagef("--baseline %s is the report --out %s would write: the run would be judged against itself; "+
+					"copy the baseline elsewhere (make baseline writes reports/baseline.json) or choose another --out", f.Baseline, out)
+			}
+		}
+	}
+	return &Judge{Config: cfg, Baseline: f.Baseline, AllowMismatch: f.AllowMismatch}, nil
+}
+
+// Evaluate judges the report src. A variant or mode mismatch is a usage
+// error, an unreadable report an infrastructure error.
+func (j *Judge) Evaluate(src report.Source) (*report.Gate, error) {
+	var base report.Source
+	if j.Baseline != "" {
+		base = report.File(j.Baseline)
+	}
+	v, err := evalgate.Evaluate(j.Config, src, base, evalgate.Options{AllowMismatch: j.AllowMismatch, Scorers: score.All()})
+	var mm *evalgate.MismatchError
+	switch {
+	case errors.As(err, &mm):
+		return nil, cmdutil.Usage(err)
+	case err != nil:
+		return nil, cmdutil.Infra(err)
+	}
+	return v, nil
+}
+
+// Print writes the verdict for a terminal: violations, notes, then the
+// verdict line last.
+func Print(w io.Writer, v *report.Gate) error {
+	if _, err := fmt.Fprintln(w); err != nil {
+		return err
+	}
+	return evalgate.Write(w, v, false)
+}
+
+// Exit is the command's result for verdict v: nil for a pass, an exit-1
+// error for a fail.
+func Exit(v *report.Gate) error {
+	if v == nil || v.Pass() {
+		return nil
+	}
+	return cmdutil.Fail(fmt.Errorf("%d gate violation(s)", len(v.Violations)))
+}
+
+// Outputs names the files of a report set; empty names are not written.
+type Outputs struct {
+	JSON, Markdown, JUnit string
+}
+
+// In returns the report set of folder dir.
+func In(dir string) Outputs {
+	return Outputs{JSON: filepath.Join(dir, JSONName), Markdown: filepath.Join(dir, MarkdownName), JUnit: filepath.Join(dir, JUnitName)}
+}
+
+// Publish renders the report src, with verdict v (nil when ungated), into
+// the files of outs. Each is written under a temporary name and renamed
+// into place only when all were written, under a lock of its folder, so a
+// reader (or a concurrent run into the same folder) never sees a mixed set.
+// Every byte passes the scrubber of set.
+func Publish(src report.Source, v *report.Gate, outs Outputs, set *secret.Set, text report.TextOptions) error {
+	var files []*fsutil.AtomicFile
+	defer func() {
+		for _, f := range files {
+			f.Abort()
+		}
+	}()
+	var ws []report.Writer
+	var sinks []*secret.Writer
+	for _, o := range []struct {
+		path string
+		mk   func(io.Writer) report.Writer
+	}{
+		{outs.JSON, func(w io.Writer) report.Writer { return report.NewJSON(w) }},
+		{outs.Markdown, func(w io.Writer) report.Writer { return report.NewMarkdown(w, text) }},
+		{outs.JUnit, func(w io.Writer) report.Writer { return report.NewJUnit(w) }},
+	} {
+		if o.path == "" {
+			continue
+		}
+		f, err := fsutil.CreateAtomic(o.path)
+		if err != nil {
+			return cmdutil.Infra(err)
+		}
+		files = append(files, f)
+		s := secret.NewWriter(f, set)
+		sinks = append(sinks, s)
+		ws = append(ws, o.mk(s))
+	}
+	if len(ws) == 0 {
+		return nil
+	}
+	if err := report.Render(src, v, report.Multi(ws...)); err != nil {
+		return cmdutil.Infra(err)
+	}
+	for _, s := range sinks {
+		if err := s.Flush(); err != nil {
+			return cmdutil.Infra(err)
+		}
+	}
+	locked := map[string]bool{}
+	for _, f := range files {
+		dir := filepath.Dir(f.Name())
+		if locked[dir] {
+			continue
+		}
+		locked[dir] = true
+		unlock, err := fsutil.LockDir(dir)
+		if err != nil {
+			return cmdutil.Infra(err)
+		}
+		defer unlock()
+	}
+	for _, f := range files {
+		if err := f.Commit(); err != nil {
+			return cmdutil.Infra(err)
+		}
+	}
+	return nil
+}
+
+// Options are the flags of `searchbench gate`.
+type Options struct {
+	IO     *cmdutil.IOStreams
+	Report string
+	Flags  Flags
+	Out    string
+}
+
+// NewCmdGate returns the gate command. runF replaces gateRun in tests.
+func NewCmdGate(io *cmdutil.IOStreams, runF func(context.Context, *Options) error) *cobra.Command {
+	opts := &Options{IO: io}
+	cmd := &cobra.Command{
+		Use:   "gate REPORT.json --gates FILE [--baseline BASELINE.json]",
+		Short: "Gate a saved or merged report against thresholds and a baseline",
+		Long: `Judge a saved report (a run's report.json, or the output of merge) with exactly
+the rules run --gates applies, print the verdict, and with --out write the report
+set (report.json with its "gate" section, report.md, junit.xml) to a folder.
+
+A shard's report gets the per-case rules only; thresholds and metric regressions
+are checked on the merged report.
+
+Exit codes: 0 pass, 1 gate violated, 2 usage or input error (bad gates file,
+baseline of another variant), 3 unreadable report or unwritable output.`,
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			opts.Report = args[0]
+			if runF != nil {
+				return runF(cmd.Context(), opts)
+			}
+			return gateRun(opts)
+		},
+	}
+	opts.Flags.Register(cmd.Flags(), "gates `file`: thresholds and regression rules (required)")
+	cmd.Flags().StringVar(&opts.Out, "out", "", "also write report.json (with the verdict), report.md and junit.xml to this folder")
+	return cmd
+}
+
+func gateRun(opts *Options) error {
+	if opts.Flags.Gates == "" {
+		return cmdutil.Usagef("gate needs --gates FILE")
+	}
+	if _, err := os.Stat(opts.Report); err != nil {
+		return cmdutil.Usage(err)
+	}
+	j, err := opts.Flags.Load(opts.Out)
+	if err != nil {
+		return err
+	}
+	// With --out on the report's own folder, the new report.json is
+	// rendered from the old one beside it and renamed over it at the end.
+	src := report.File(opts.Report)
+	v, err := j.Evaluate(src)
+	if err != nil {
+		return err
+	}
+	if opts.Out != "" {
+		out := In(opts.Out)
+		if err := Publish(src, v, out, opts.IO.Secrets(), report.TextOptions{JSONPath: out.JSON}); err != nil {
+			return err
+		}
+	}
+	if err := Print(opts.IO.Out, v); err != nil {
+		return cmdutil.Infra(err)
+	}
+	return Exit(v)
+}

@@ -204,3 +204,9 @@ func TestAggregateCountsAndOrder(t *testing.T) {
 		t.Errorf("extra section metric = %+v (want last, rounded to 6 places)", got)
 	}
 }
+
+func TestJUnitValidatesAgainstTheJUnit10Schema(t *testing.T) {
+	for _, name := range []string{"run.xml"} {
+		reporttest.ValidateJUnit(t, filepath.Join("testdata", name))
+	}
+}

@@ -1,0 +1,324 @@
+package gate_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/searchbench/searchbench/eval/report"
+	"github.com/searchbench/searchbench/eval/report/reporttest"
+	"github.com/searchbench/searchbench/internal/cmd/root"
+	"github.com/searchbench/searchbench/internal/cmdutil"
+)
+
+// repo is the repository root: these tests run the shipped datasets,
+// cassettes, gates file and baseline, as make test does.
+const repo = "../../.."
+
+// sb runs searchbench with args and returns the exit code, stdout and
+// stderr.
+func sb(t *testing.T, args ...string) (int, string, string) {
+	t.Helper()
+	io, out, errOut := cmdutil.Test("")
+	code := root.Main(context.Background(), args, io)
+	return code, out.String(), errOut.String()
+}
+
+func shipped(sub string) string { return filepath.Join(repo, sub) }
+
+// runArgs replays the shipped data into out, gated against baseline.
+func runArgs(out, baseline string, extra ...string) []string {
+	return append([]string{"run", "--quiet", "--datasets", shipped("datasets"), "--cassettes", shipped("cassettes"),
+		"--config", shipped("config/executor.yaml"), "--out", out, "--gates", shipped("gates.yaml"), "--baseline", baseline}, extra...)
+}
+
+// gateSection returns the raw bytes of report.json's "gate" section.
+func gateSection(t *testing.T, path string) []byte {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	i := bytes.LastIndex(data, []byte("\n\"gate\": "))
+	if i < 0 {
+		t.Fatalf("%s has no gate section", path)
+	}
+	return data[i:]
+}
+
+// outputs is what the four outputs of a gated run say.
+type outputs struct {
+	code                       int
+	stdoutLine, jsonVerdict    string
+	jsonLine, markdownLine     string
+	junitVerdict, junitFailing string
+	gate                       *report.Gate
+}
+
+func readOutputs(t *testing.T, code int, stdout, dir string) outputs {
+	t.Helper()
+	o := outputs{code: code}
+	lines := strings.Split(strings.TrimRight(stdout, "\n"), "\n")
+	o.stdoutLine = lines[len(lines)-1]
+	f, err := os.Open(filepath.Join(dir, "report.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	rep, err := report.ReadAll("report.json", f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Gate == nil {
+		t.Fatal("report.json has no gate section")
+	}
+	o.gate = rep.Gate
+	o.jsonVerdict, o.jsonLine = rep.Gate.Verdict, rep.Gate.Line
+	md, err := os.ReadFile(filepath.Join(dir, "report.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	first, _, _ := strings.Cut(string(md), "\n")
+	o.markdownLine = first
+	xml, err := os.ReadFile(filepath.Join(dir, "junit.xml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	reporttest.ValidateJUnit(t, filepath.Join(dir, "junit.xml"))
+	x := string(xml)
+	i := strings.Index(x, `<testcase name="verdict" classname="gate">`)
+	if i < 0 {
+		t.Fatal("junit.xml has no gate verdict testcase")
+	}
+	o.junitVerdict = report.VerdictPass
+	if strings.HasPrefix(x[i+len(`<testcase name="verdict" classname="gate">`):], "\n\t\t\t<failure") {
+		o.junitVerdict = report.VerdictFail
+	}
+	// The case testcases that are <failure>s (regressions), by name.
+	var failing []string
+	for _, tc := range strings.Split(x, "<testcase ")[1:] {
+		if strings.Contains(tc, "<failure") && !strings.HasPrefix(tc, `name="verdict"`) {
+			name, _, _ := strings.Cut(strings.TrimPrefix(tc, `name="`), `"`)
+			failing = append(failing, name)
+		}
+	}
+	o.junitFailing = strings.Join(failing, ",")
+	return o
+}
+
+// agree checks that stdout, report.json, report.md and junit.xml give
+// verdict want.
+func (o outputs) agree(t *testing.T, want string) {
+	t.Helper()
+	wantCode := map[string]int{report.VerdictPass: cmdutil.ExitOK, report.VerdictFail: cmdutil.ExitFail}[want]
+	if o.code != wantCode {
+		t.Errorf("exit %d, want %d", o.code, wantCode)
+	}
+	if o.jsonVerdict != want || o.junitVerdict != want {
+		t.Errorf("verdicts: report.json %s, junit.xml %s; want %s", o.jsonVerdict, o.junitVerdict, want)
+	}
+	if !strings.HasPrefix(o.jsonLine, "gate: "+want) {
+		t.Errorf("report.json line %q", o.jsonLine)
+	}
+	if o.stdoutLine != o.jsonLine {
+		t.Errorf("stdout's last line %q differs from report.json's %q", o.stdoutLine, o.jsonLine)
+	}
+	if o.markdownLine != "### searchbench "+report.EscapeMarkdown(o.jsonLine) {
+		t.Errorf("report.md's first line %q does not carry the verdict %q", o.markdownLine, o.jsonLine)
+	}
+}
+
+// plantedBaseline writes a copy of the shipped baseline with edit applied
+// to the record of case key.
+func plantedBaseline(t *testing.T, key string, edit func(*report.CaseRecord)) string {
+	t.Helper()
+	f, err := os.Open(shipped("reports/baseline.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep, err := report.ReadAll("baseline.json", f)
+	f.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	found := false
+	for _, r := range rep.Cases {
+		if r.Key == key {
+			edit(r)
+			r.Pass = r.Passed()
+			found = true
+		}
+	}
+	if !found {
+		t.Fatalf("the shipped baseline has no case %s", key)
+	}
+	rep.Summary = reporttest.Summary(rep.Cases)
+	var b bytes.Buffer
+	if err := report.Write(report.NewJSON(&b), rep); err != nil {
+		t.Fatal(err)
+	}
+	p := filepath.Join(t.TempDir(), "baseline.json")
+	if err := os.WriteFile(p, b.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+func setPass(pass bool) func(*report.CaseRecord) {
+	return func(r *report.CaseRecord) {
+		for i := range r.Scores {
+			if r.Scores[i].Measure {
+				continue
+			}
+			r.Scores[i].Pass = pass
+			for j := range r.Scores[i].Checks {
+				r.Scores[i].Checks[j].Pass = pass
+			}
+		}
+	}
+}
+
+// For a planted regression, a planted improvement, a misspelled metric and
+// a clean rerun, stdout, report.json, report.md and junit.xml agree.
+func TestFourOutputsAgreeOnTheVerdict(t *testing.T) {
+	t.Run("clean rerun", func(t *testing.T) {
+		dir := t.TempDir()
+		code, out, errOut := sb(t, runArgs(dir, shipped("reports/baseline.json"))...)
+		o := readOutputs(t, code, out, dir)
+		o.agree(t, report.VerdictPass)
+		if o.junitFailing != "" {
+			t.Errorf("a passing gate has failing testcases: %s (%s)", o.junitFailing, errOut)
+		}
+		if o.gate.Counts.Known == 0 || !strings.Contains(string(mustRead(t, filepath.Join(dir, "junit.xml"))), "known failure: failed in the baseline too") {
+			t.Error("known failures are not reported as known in junit.xml")
+		}
+	})
+	t.Run("planted regression", func(t *testing.T) {
+		// A case that fails now "passed" in the baseline: a flip.
+		base := plantedBaseline(t, "routing/m-ubi-pilots", setPass(true))
+		dir := t.TempDir()
+		code, out, _ := sb(t, runArgs(dir, base)...)
+		o := readOutputs(t, code, out, dir)
+		o.agree(t, report.VerdictFail)
+		if o.junitFailing != "m-ubi-pilots [routing]" {
+			t.Errorf("junit failures = %q, want only the flipped testcase", o.junitFailing)
+		}
+	})
+	t.Run("planted improvement", func(t *testing.T) {
+		// A case that passes now "failed" in the baseline: stale (the
+		// shipped gates ratchet improvements).
+		base := plantedBaseline(t, "consent/seed-yes-y", setPass(false))
+		dir := t.TempDir()
+		code, out, _ := sb(t, runArgs(dir, base)...)
+		o := readOutputs(t, code, out, dir)
+		o.agree(t, report.VerdictFail)
+		if len(o.gate.Violations) != 1 || o.gate.Violations[0].Kind != "stale" || o.gate.Violations[0].Case != "consent/seed-yes-y" {
+			t.Errorf("violations = %+v", o.gate.Violations)
+		}
+	})
+	t.Run("misspelled metric", func(t *testing.T) {
+		gates := filepath.Join(t.TempDir(), "gates.yaml")
+		if err := os.WriteFile(gates, []byte("thresholds:\n  routing.acuracy: {min: 0.99}\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		dir := t.TempDir()
+		args := runArgs(dir, shipped("reports/baseline.json"))
+		for i := range args {
+			if args[i] == shipped("gates.yaml") {
+				args[i] = gates
+			}
+		}
+		code, out, errOut := sb(t, args...)
+		if code != cmdutil.ExitUsage || !strings.Contains(errOut, `gates.yaml:2:3: unknown metric "routing.acuracy"`) || !strings.Contains(errOut, "did you mean routing.accuracy?") {
+			t.Errorf("exit %d, stderr %q; want a usage error naming the line and the nearest metric", code, errOut)
+		}
+		// No verdict anywhere: nothing was run or written.
+		if out != "" {
+			t.Errorf("stdout = %q", out)
+		}
+		if entries, _ := os.ReadDir(dir); len(entries) != 0 {
+			t.Errorf("outputs written for an invalid gates file: %v", entries)
+		}
+	})
+}
+
+func mustRead(t *testing.T, p string) []byte {
+	t.Helper()
+	b, err := os.ReadFile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+// Sharding the shipped data 1/1, 1/2–2/2, 1/3–3/3 and 1/4–4/4, then merging
+// and gating, gives the verdict and the byte-identical gate section of one
+// unsharded gated run. Each shard passes its own per-case gate.
+func TestShardedGateEqualsUnsharded(t *testing.T) {
+	if testing.Short() {
+		t.Skip("replays the shipped data ten times")
+	}
+	baseline := shipped("reports/baseline.json")
+	whole := t.TempDir()
+	if code, out, errOut := sb(t, runArgs(whole, baseline)...); code != 0 {
+		t.Fatalf("unsharded run: exit %d\n%s\n%s", code, out, errOut)
+	}
+	want := gateSection(t, filepath.Join(whole, "report.json"))
+	for n := 1; n <= 4; n++ {
+		t.Run(fmt.Sprintf("%d-way", n), func(t *testing.T) {
+			var shards []string
+			for k := 1; k <= n; k++ {
+				dir := t.TempDir()
+				code, out, errOut := sb(t, runArgs(dir, baseline, "--shard", fmt.Sprintf("%d/%d", k, n))...)
+				if code != 0 {
+					t.Fatalf("shard %d/%d: exit %d\n%s\n%s", k, n, code, out, errOut)
+				}
+				g := readGate(t, filepath.Join(dir, "report.json"))
+				if n > 1 && (g.Scope != report.GateScopeCases || !strings.Contains(out, "per-case rules only")) {
+					t.Errorf("shard %d/%d: scope %q; stdout %q", k, n, g.Scope, out)
+				}
+				shards = append(shards, filepath.Join(dir, "report.json"))
+			}
+			merged := filepath.Join(t.TempDir(), "merged.json")
+			args := append([]string{"merge", "-o", merged, "--gates", shipped("gates.yaml"), "--baseline", baseline}, shards...)
+			code, out, errOut := sb(t, args...)
+			if code != 0 {
+				t.Fatalf("merge: exit %d\n%s\n%s", code, out, errOut)
+			}
+			if got := gateSection(t, merged); !bytes.Equal(got, want) {
+				t.Errorf("merged gate section differs from the unsharded run's:\n got %s\nwant %s", got, want)
+			}
+		})
+	}
+	// A merge missing a shard is not the whole run: its cases are removed.
+	t.Run("missing shard", func(t *testing.T) {
+		dir := t.TempDir()
+		if code, _, errOut := sb(t, runArgs(dir, baseline, "--shard", "1/2")...); code != 0 {
+			t.Fatalf("shard: %s", errOut)
+		}
+		merged := filepath.Join(t.TempDir(), "merged.json")
+		code, out, _ := sb(t, "merge", "-o", merged, "--gates", shipped("gates.yaml"), "--baseline", baseline, filepath.Join(dir, "report.json"))
+		if code != cmdutil.ExitFail || !strings.Contains(out, "removed") {
+			t.Errorf("exit %d; a half merge must fail the gate:\n%s", code, out)
+		}
+	})
+}
+
+func readGate(t *testing.T, p string) *report.Gate {
+	t.Helper()
+	var doc struct {
+		Gate *report.Gate `json:"gate"`
+	}
+	if err := json.Unmarshal(mustRead(t, p), &doc); err != nil {
+		t.Fatal(err)
+	}
+	if doc.Gate == nil {
+		t.Fatalf("%s has no gate", p)
+	}
+	return doc.Gate
+}

@@ -1,0 +1,76 @@
+package workflow
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/rhysd/actionlint"
+
+	"github.com/searchbench/searchbench/eval/report/reporttest"
+)
+
+const repo = "../.."
+
+// TestWorkflowsLint runs actionlint (as a library) over every workflow,
+// with shellcheck on the run: scripts when it is installed (.ci/run
+// installs it and requires it).
+func TestWorkflowsLint(t *testing.T) {
+	files, err := filepath.Glob(filepath.Join(repo, ".github", "workflows", "*.yml"))
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no workflow under .github/workflows (%v): the CI section of the README documents one", err)
+	}
+	opts := &actionlint.LinterOptions{}
+	if _, err := exec.LookPath("shellcheck"); err == nil {
+		opts.Shellcheck = "shellcheck"
+	} else if os.Getenv(reporttest.RequireToolsEnv) == "1" {
+		t.Fatalf("shellcheck is not installed (apt-get install shellcheck), and %s=1 requires it", reporttest.RequireToolsEnv)
+	} else {
+		t.Log("shellcheck is not installed: run: scripts are not checked (apt-get install shellcheck)")
+	}
+	var out strings.Builder
+	l, err := actionlint.NewLinter(&out, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	errs, err := l.LintFiles(files, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range errs {
+		t.Errorf("%s:%d:%d: %s [%s]", e.Filepath, e.Line, e.Column, e.Message, e.Kind)
+	}
+}
+
+// The workflow runs the commands the README's CI section shows.
+func TestWorkflowMatchesREADME(t *testing.T) {
+	wf, err := os.ReadFile(filepath.Join(repo, ".github", "workflows", "searchbench.yml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	readme, err := os.ReadFile(filepath.Join(repo, "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, ci, ok := strings.Cut(string(readme), "\n## CI\n")
+	if !ok {
+		t.Fatal("README.md has no \"## CI\" section")
+	}
+	ci, _, _ = strings.Cut(ci, "\n## ")
+	flat := func(s string) string { return strings.Join(strings.Fields(s), " ") }
+	for _, cmd := range []string{
+		"bin/searchbench run --quiet --shard ${{ matrix.shard }}/4 --out out/shard-${{ matrix.shard }} --gates gates.yaml --baseline reports/baseline.json",
+		"bin/searchbench merge -o merged/report.json --markdown merged/report.md --junit merged/junit.xml --gates gates.yaml --baseline reports/baseline.json shards/*/report.json",
+		`cat merged/report.md >> "$GITHUB_STEP_SUMMARY"`,
+		"bin/searchbench compare --markdown base-baseline.json merged/report.json",
+	} {
+		if !strings.Contains(flat(string(wf)), cmd) {
+			t.Errorf("the workflow does not run %q", cmd)
+		}
+		if !strings.Contains(flat(ci), cmd) {
+			t.Errorf("README's CI section does not show %q", cmd)
+		}
+	}
+}

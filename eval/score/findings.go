@@ -45,6 +45,7 @@ var findingCategory = map[string]string{
 	"source.domain_mismatch":     catEnvelope,
 	"source.domain_form":         catEnvelope,
 	"source.published_invalid":   catEnvelope,
+	"source.published_empty":     catEnvelope,
 	"source.uncited":             catEnvelope,
 	"answer.empty":               catEnvelope,
 	"answer.few_bullets":         catEnvelope,

@@ -320,3 +320,35 @@ func TestRoutingInconsistentTrace(t *testing.T) {
 		t.Errorf("check = %+v", c)
 	}
 }
+
+// One stray prediction of a label no case carries must not halve the
+// macro-F1 of a one-label subset (it used to read 1.000 → 0.496 for one
+// case in 60): the macro averages the labels the cases carry.
+func TestRoutingMacroF1IsStableUnderOneStrayPrediction(t *testing.T) {
+	s := Routing{}
+	agg := s.NewAggregator()
+	skip := okMsg(answer.VerificationSkipped)
+	for i := 0; i < 60; i++ {
+		tool := trace.ToolTavily
+		if i == 0 {
+			tool = trace.ToolExa
+		}
+		in := &Input{Case: routingCase("tavily_only"), Session: session(p2(skip, call(0, tool, trace.CallOK)))}
+		r, _ := s.Score(in)
+		agg.Add(InfoOf(in.Case), r)
+	}
+	m := map[string]Metric{}
+	for _, x := range agg.Summary().Metrics {
+		m[x.Name] = x
+	}
+	// tavily_only: tp 59, fn 1, fp 0 → F1 = 118/119.
+	if got, want := m["routing.macro_f1"].Value, 118.0/119; got < want-1e-12 || got > want+1e-12 {
+		t.Errorf("macro_f1 = %v, want %v (the tavily_only F1 alone)", got, want)
+	}
+	if got := m["routing.precision.exa_only"]; got.Num != 0 || got.Den != 1 {
+		t.Errorf("the stray prediction must still show in exa_only's precision: %+v", got)
+	}
+	if got, ok := m["routing.f1.exa_only"]; !ok || got.Value != 0 {
+		t.Errorf("f1.exa_only = %+v, %v", got, ok)
+	}
+}

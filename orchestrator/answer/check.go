@@ -8,7 +8,6 @@ import (
 	"io"
 	"slices"
 	"strconv"
-	"time"
 	"unicode/utf8"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
@@ -308,9 +307,10 @@ func envelopeFrom(doc any) *Envelope {
 		e.Data.Sources = make([]Source, len(ss))
 		for i, v := range ss {
 			m, _ := v.(map[string]any)
+			pub, isString := m["published"].(string)
 			e.Data.Sources[i] = Source{
 				ID: str(m["id"]), Domain: str(m["domain"]), Title: str(m["title"]),
-				URL: str(m["url"]), Published: str(m["published"]),
+				URL: str(m["url"]), Published: pub, emptyPublished: isString && pub == "",
 			}
 		}
 	}
@@ -385,10 +385,11 @@ func checkRules(e *Envelope) []Finding {
 		if domains[i] == "" && s.Domain != "" {
 			domains[i], _ = normalizeHost(s.Domain)
 		}
-		if s.Published != "" {
-			if _, err := time.Parse(time.RFC3339, s.Published); err != nil {
-				add("source.published_invalid", at("published"), "published %s is not an RFC 3339 timestamp (e.g. 2024-05-01T12:00:00Z)", quote(s.Published))
-			}
+		switch {
+		case s.emptyPublished:
+			add("source.published_empty", at("published"), `published is "", which is not a timestamp: an unknown date is left out (or null), not empty`)
+		case s.Published != "" && !ValidRFC3339(s.Published):
+			add("source.published_invalid", at("published"), "published %s is not an RFC 3339 timestamp (e.g. 2024-05-01T12:00:00Z)", quote(s.Published))
 		}
 	}
 

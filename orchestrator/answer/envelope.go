@@ -35,8 +35,13 @@ type Source struct {
 	Domain string `json:"domain"`
 	Title  string `json:"title"`
 	URL    string `json:"url"`
-	// Published is an RFC 3339 timestamp, or empty when unknown.
+	// Published is an RFC 3339 timestamp, or empty when unknown (and then
+	// left out of the JSON).
 	Published string `json:"published,omitempty"`
+
+	// emptyPublished records a decoded "published": "" — not a timestamp,
+	// and not the same as leaving it out.
+	emptyPublished bool
 }
 
 // Error says whether the answer succeeded and, if not, why.

@@ -67,6 +67,7 @@ var Codes = []CodeInfo{
 	{"source.domain_mismatch", Violation, "domain is not the registrable domain (eTLD+1) of url"},
 	{"source.domain_form", Warning, "domain names the right registrable domain but not in its canonical form (case, trailing dot)"},
 	{"source.published_invalid", Violation, "published is not an RFC 3339 timestamp"},
+	{"source.published_empty", Violation, "published is an empty string: leave an unknown date out"},
 	{"source.uncited", Warning, "a source is cited by no bullet"},
 	{"answer.empty", Violation, "error.code is NONE but there are no bullets (use INSUFFICIENT_EVIDENCE)"},
 	{"answer.few_bullets", Warning, "a successful answer has fewer than 3 bullets"},

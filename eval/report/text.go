@@ -158,22 +158,7 @@ func (t *textWriter) End(s Summary) error {
 }
 
 func (t *textWriter) summaryLine(s Summary) {
-	var run []string
-	if t.meta.Variant != "" {
-		run = append(run, "variant "+t.code(t.meta.Variant))
-	}
-	if t.meta.Mode != "" {
-		run = append(run, "mode "+t.code(t.meta.Mode))
-	}
-	if len(t.meta.Filter) > 0 {
-		run = append(run, "filter "+t.code(strings.Join(t.meta.Filter, ",")))
-	}
-	if t.meta.Shard != "" {
-		run = append(run, "shard "+t.meta.Shard)
-	}
-	if len(t.meta.Shards) > 0 {
-		run = append(run, "merged from shards "+strings.Join(t.meta.Shards, ", "))
-	}
+	run := t.runParts()
 	// No PASS/FAIL here: a run measures; only a gate gives a verdict.
 	counts := fmt.Sprintf("%s: %d passed, %d failed, %s", plural(s.Cases, "case"), s.Passed, s.Failed, plural(s.Errors, "error"))
 	if t.markdown {

@@ -23,10 +23,13 @@ const (
 )
 
 // Options shape the assistant's behaviour. The zero value is the seed's
-// default: the "seed" prompt variant, model output mode, no repair.
+// default: the built-in "seed" prompt variant, model output mode, no repair.
+// The variant's settings (variant.yaml) fill in every option left at its
+// zero value: Mode, AlwaysOn, Model, Temperature, ReasoningEffort and
+// MaxCompletionTokens.
 type Options struct {
-	Variant  string // prompt variant (orchestrator/prompts/<variant>)
-	Mode     string // trace.ModeModel (default) or trace.ModeStructured
+	Prompts  *prompts.Variant // prompt variant; nil: the built-in seed
+	Mode     string           // trace.ModeModel (default) or trace.ModeStructured
 	Repair   bool   // re-render the markdown of a valid envelope instead of failing
 	AlwaysOn bool   // search the query with Tavily before Phase 2 and inject the results
 
@@ -41,6 +44,7 @@ type Options struct {
 	CheckPhase2 func(msg string) answer.Phase2Report
 
 	// Model request knobs; zero values are left out of the request.
+	Model               string // empty: the client's configured model
 	Temperature         *float64
 	Seed                *int
 	ReasoningEffort     string
@@ -103,6 +107,26 @@ func New(clients Clients, opts Options) (*Assistant, error) {
 	if clients.LLM == nil || clients.Tavily == nil || clients.Exa == nil {
 		return nil, errors.New("orchestrator: all three clients are required")
 	}
+	if opts.Prompts == nil {
+		opts.Prompts = prompts.Builtin()
+	}
+	st := opts.Prompts.Settings
+	if opts.Mode == "" {
+		opts.Mode = st.Mode
+	}
+	opts.AlwaysOn = opts.AlwaysOn || st.AlwaysOnSearch
+	if opts.Model == "" {
+		opts.Model = st.Model
+	}
+	if opts.Temperature == nil {
+		opts.Temperature = st.Temperature
+	}
+	if opts.ReasoningEffort == "" {
+		opts.ReasoningEffort = st.ReasoningEffort
+	}
+	if opts.MaxCompletionTokens == 0 {
+		opts.MaxCompletionTokens = st.MaxCompletionTokens
+	}
 	switch opts.Mode {
 	case "":
 		opts.Mode = trace.ModeModel
@@ -122,38 +146,28 @@ func New(clients Clients, opts Options) (*Assistant, error) {
 	if opts.CheckPhase2 == nil {
 		opts.CheckPhase2 = answer.CheckPhase2
 	}
-	set, tools, err := loadVariant(opts.Variant)
+	tools, err := toolsOf(opts.Prompts.Prompts)
 	if err != nil {
 		return nil, err
 	}
-	opts.Variant = set.Variant
-	return &Assistant{opts: opts, prompts: set, tools: tools, clients: clients}, nil
+	return &Assistant{opts: opts, prompts: opts.Prompts.Prompts, tools: tools, clients: clients}, nil
 }
 
-// variants caches each prompt variant's prompts and decoded tools. The
-// files are embedded, so they never change, and a replay builds one
-// assistant per case. Assistants only read them.
-var variants sync.Map // variant name as asked -> *variant
+// decodedTools caches each prompt set's decoded tools: a replay builds one
+// assistant per case from the same loaded variant. Assistants only read
+// them.
+var decodedTools sync.Map // *prompts.Set -> []llm.Tool
 
-type variant struct {
-	set   *prompts.Set
-	tools []llm.Tool
-}
-
-func loadVariant(name string) (*prompts.Set, []llm.Tool, error) {
-	if v, ok := variants.Load(name); ok {
-		return v.(*variant).set, v.(*variant).tools, nil
-	}
-	set, err := prompts.Load(name)
-	if err != nil {
-		return nil, nil, err
+func toolsOf(set *prompts.Set) ([]llm.Tool, error) {
+	if t, ok := decodedTools.Load(set); ok {
+		return t.([]llm.Tool), nil
 	}
 	var tools []llm.Tool
 	if err := json.Unmarshal(set.Tools, &tools); err != nil {
-		return nil, nil, fmt.Errorf("prompt variant %q: tools.json: %w", set.Variant, err)
+		return nil, fmt.Errorf("prompt variant %q: tools.json: %w", set.Variant, err)
 	}
-	variants.Store(name, &variant{set, tools})
-	return set, tools, nil
+	decodedTools.Store(set, tools)
+	return tools, nil
 }
 
 // Options returns the assistant's options after defaults.

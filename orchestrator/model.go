@@ -19,7 +19,7 @@ func assistant(s string) message { return llm.Message{Role: "assistant", Content
 // ModelCall, whatever the outcome.
 func (a *Assistant) chat(ctx context.Context, t *trace.Turn, req *llm.ChatRequest) (*llm.ResponseMessage, string, error) {
 	o := a.opts
-	req.Model = "" // the client fills in its configured model
+	req.Model = o.Model // empty: the client fills in its configured model
 	req.Temperature = o.Temperature
 	req.Seed = o.Seed
 	req.ReasoningEffort = o.ReasoningEffort

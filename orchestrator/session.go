@@ -21,7 +21,7 @@ type Session struct {
 
 // NewSession starts a conversation.
 func (a *Assistant) NewSession() *Session {
-	return &Session{a: a, trace: trace.Session{Variant: a.opts.Variant, Mode: a.opts.Mode, Turns: []trace.Turn{}}}
+	return &Session{a: a, trace: trace.Session{Variant: a.prompts.Variant, Mode: a.opts.Mode, Turns: []trace.Turn{}}}
 }
 
 // Trace returns the turns so far.

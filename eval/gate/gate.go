@@ -77,8 +77,21 @@ type MismatchError struct {
 }
 
 func (e *MismatchError) Error() string {
+	if e.Field == "variant hash" {
+		return fmt.Sprintf("the baseline was run with another version of this variant (hash %s; this run's is %s): its prompts or settings changed since. "+
+			"If the change is intended, regenerate the baseline (make baseline) and commit it with the change; to gate against the old one anyway, allow it explicitly (--allow-mismatch)",
+			e.Baseline, e.Current)
+	}
 	return fmt.Sprintf("the baseline was run with %s %q but this run uses %q; compare like with like, or allow it explicitly (--allow-mismatch)",
 		e.Field, e.Baseline, e.Current)
+}
+
+// withHash names a report's variant, with its hash when it has one.
+func withHash(m report.Meta) string {
+	if m.VariantHash == "" {
+		return m.Variant
+	}
+	return m.Variant + " (hash " + m.VariantHash + ")"
 }
 
 // IsMismatch reports whether err is a variant/mode mismatch.
@@ -155,6 +168,9 @@ func Evaluate(cfg *Config, current, baseline report.Source, opt Options) (*Verdi
 		if m.Mode != baseMeta.Mode {
 			return &MismatchError{"mode", m.Mode, baseMeta.Mode}
 		}
+		if m.VariantHash != "" && baseMeta.VariantHash != "" && m.VariantHash != baseMeta.VariantHash {
+			return &MismatchError{"variant hash", m.VariantHash, baseMeta.VariantHash}
+		}
 		return nil
 	}, func(r *report.CaseRecord) error {
 		v.Counts.Cases++
@@ -188,9 +204,9 @@ func Evaluate(cfg *Config, current, baseline report.Source, opt Options) (*Verdi
 			return nil, err
 		}
 		e.vanishedScorers()
-		if opt.AllowMismatch && (curMeta.Variant != baseMeta.Variant || curMeta.Mode != baseMeta.Mode) {
+		if opt.AllowMismatch && (curMeta.Variant != baseMeta.Variant || curMeta.Mode != baseMeta.Mode || curMeta.VariantHash != baseMeta.VariantHash) {
 			v.Notes = append(v.Notes, fmt.Sprintf("baseline variant %s/mode %s differs from this run's %s/%s (allowed)",
-				baseMeta.Variant, baseMeta.Mode, curMeta.Variant, curMeta.Mode))
+				withHash(baseMeta), baseMeta.Mode, withHash(curMeta), curMeta.Mode))
 		}
 	}
 

@@ -32,7 +32,16 @@ type Meta struct {
 	SchemaVersion int    `json:"schema_version"`
 	Tool          string `json:"tool"`
 	Variant       string `json:"variant"`
-	Mode          string `json:"mode"`
+	// VariantHash is the content hash of the variant's prompts and settings
+	// (prompts.Variant.Hash): two runs with the same hash sent the same
+	// prompts.
+	VariantHash string `json:"variant_hash,omitempty"`
+	Mode        string `json:"mode"`
+	// Backend says where the replayed cassettes came from: "sim", "live",
+	// or both joined by "+" (a mix). SimPolicies lists the simulator
+	// policies that answered the "sim" ones.
+	Backend     string   `json:"backend,omitempty"`
+	SimPolicies []string `json:"sim_policies,omitempty"`
 	// Datasets lists every dataset file loaded, whole-file case counts and
 	// content hashes, so two reports can tell whether they ran the same data.
 	Datasets []DatasetInfo `json:"datasets"`

@@ -13,6 +13,8 @@ import (
 	"github.com/searchbench/searchbench/internal/secret"
 	"github.com/searchbench/searchbench/orchestrator"
 	"github.com/searchbench/searchbench/orchestrator/httpx"
+	"github.com/searchbench/searchbench/orchestrator/prompts"
+	"github.com/searchbench/searchbench/orchestrator/trace"
 )
 
 // Backends a recording can talk to.
@@ -23,12 +25,15 @@ const (
 
 // RecordOptions configure a recording.
 type RecordOptions struct {
-	Variant   string
-	Mode      string
+	Variant   *prompts.Variant // nil: the built-in seed
+	Mode      string           // "": the variant's mode, else model
 	Repair    bool
-	Cassettes string
+	Cassettes string // cassette root; the shelf is <root>/<variant>/<mode>
 	Backend   string // BackendSim or BackendLive
-	Parallel  int    // cases in flight; default 4
+	// Policy is the simulator policy that answers (BackendSim): one of
+	// sim.Policies(). The caller decides it; "" means the variant's name.
+	Policy   string
+	Parallel int // cases in flight; default 4
 	// Getenv supplies keys (live), base URLs and the model name.
 	Getenv func(string) string
 	// Jitter is the retry policy's jitter in a simulator recording (nil:
@@ -49,13 +54,41 @@ var simKeys = map[string]string{
 	"EXA_API_KEY":      "sim-exa-key",
 }
 
+// Shelf is the shelf a recording with these options fills.
+func (o *RecordOptions) Shelf() Shelf {
+	o.defaults()
+	return Shelf{Root: o.Cassettes, Variant: o.Variant.Name, Mode: o.Mode}
+}
+
+func (o *RecordOptions) defaults() {
+	if o.Variant == nil {
+		o.Variant = prompts.Builtin()
+	}
+	if o.Mode == "" {
+		o.Mode = o.Variant.Settings.Mode
+	}
+	if o.Mode == "" {
+		o.Mode = trace.ModeModel
+	}
+	if o.Policy == "" {
+		o.Policy = o.Variant.Name
+	}
+}
+
 // Record records the cassette of every item that makes requests, case by
-// case. A case's cassette is replaced only when the whole case ran; a
-// failed case leaves its previous cassette as it was. It returns one error
+// case, and notes in the shelf's recorded.json how each was recorded. A
+// case's cassette is replaced only when the whole case ran; a failed case
+// leaves its previous cassette (and entry) as it was. It returns one error
 // per failed case, joined.
 func Record(ctx context.Context, items []Item, opts RecordOptions) error {
+	opts.defaults()
 	if opts.Backend != BackendSim && opts.Backend != BackendLive {
 		return fmt.Errorf("unknown backend %q (want %s or %s)", opts.Backend, BackendSim, BackendLive)
+	}
+	shelf := opts.Shelf()
+	manifest, err := shelf.LoadManifest()
+	if err != nil {
+		return err
 	}
 	if opts.Getenv == nil {
 		opts.Getenv = func(string) string { return "" }
@@ -79,35 +112,68 @@ func Record(ctx context.Context, items []Item, opts RecordOptions) error {
 	if n <= 0 {
 		n = 4
 	}
+	type result struct {
+		key   string
+		entry Entry
+		err   error
+	}
 	var errs []error
-	err := ordered(ctx, traffic, n, func(ctx context.Context, it Item) error {
-		return opts.recordOne(ctx, it.Case)
-	}, func(err error) error {
-		if err != nil {
-			errs = append(errs, err)
+	recorded := 0
+	err = ordered(ctx, traffic, n, func(ctx context.Context, it Item) result {
+		e, err := opts.recordOne(ctx, shelf, it.Case)
+		return result{it.Case.Key(), e, err}
+	}, func(r result) error {
+		if r.err != nil {
+			errs = append(errs, r.err)
+			return nil
 		}
+		manifest.Cases[r.key] = r.entry
+		recorded++
 		return nil
 	})
+	// The cassettes saved so far are on disk whatever happened after: their
+	// entries must be too.
+	if recorded > 0 {
+		if serr := shelf.Save(manifest); serr != nil {
+			errs = append(errs, fmt.Errorf("saving %s: %w", shelf.ManifestPath(), serr))
+		}
+	}
 	if err != nil {
-		return err
+		return errors.Join(append([]error{err}, errs...)...)
 	}
 	return errors.Join(errs...)
 }
 
-func (o *RecordOptions) recordOne(ctx context.Context, c *dataset.Case) (err error) {
+// Pending keeps the items whose cassette is not current for v on shelf:
+// missing, stale, or unknown to recorded.json (record --stale).
+func Pending(items []Item, shelf Shelf, v *prompts.Variant) ([]Item, error) {
+	m, err := shelf.LoadManifest()
+	if err != nil {
+		return nil, err
+	}
+	var out []Item
+	for _, it := range items {
+		if NeedsTraffic(it.Case) && m.Check(shelf, v, it.Case).Status != StatusCurrent {
+			out = append(out, it)
+		}
+	}
+	return out, nil
+}
+
+func (o *RecordOptions) recordOne(ctx context.Context, shelf Shelf, c *dataset.Case) (_ Entry, err error) {
 	defer func() {
 		if o.Done != nil {
 			o.Done(c, err)
 		}
 	}()
-	path := vcr.Path(o.Cassettes, o.Variant, c.Dataset, c.ID)
+	path := shelf.Path(c)
 	getenv := o.Getenv
 	policy := httpx.DefaultPolicy()
 	ropts := vcr.RecordOptions{Real: http.DefaultTransport}
 	if o.Backend == BackendSim {
-		srv, u, err := sim.Start(sim.Options{Variant: o.Variant})
+		srv, u, err := sim.Start(sim.Options{Policy: o.Policy, Prompts: o.Variant.Prompts})
 		if err != nil {
-			return fmt.Errorf("case %s: starting the simulator: %w", c.Key(), err)
+			return Entry{}, fmt.Errorf("case %s: starting the simulator: %w", c.Key(), err)
 		}
 		defer srv.Close()
 		// The clients keep the real base URLs, so the cassette reads as a
@@ -139,33 +205,34 @@ func (o *RecordOptions) recordOne(ctx context.Context, c *dataset.Case) (err err
 		ropts.Secrets = append(ropts.Secrets, secret.FromEnv(getenv).Values()...)
 		policy.AttemptTimeout = 2 * time.Minute
 		if policy, err = httpx.PolicyFromEnv(getenv, policy); err != nil {
-			return err
+			return Entry{}, err
 		}
 	}
 	rec, err := vcr.StartRecording(path, ropts)
 	if err != nil {
-		return fmt.Errorf("case %s: %w", c.Key(), err)
+		return Entry{}, fmt.Errorf("case %s: %w", c.Key(), err)
 	}
 	clients, err := orchestrator.ClientsFromEnv(getenv, rec, policy)
 	if err != nil {
 		rec.Discard()
-		return fmt.Errorf("case %s: %w", c.Key(), err)
+		return Entry{}, fmt.Errorf("case %s: %w", c.Key(), err)
 	}
 	mode := o.Mode
 	if c.Mode != "" {
 		mode = c.Mode
 	}
-	a, err := orchestrator.New(clients, orchestrator.Options{Variant: o.Variant, Mode: mode, Repair: o.Repair || c.Repair})
+	a, err := orchestrator.New(clients, orchestrator.Options{Prompts: o.Variant, Mode: mode, Repair: o.Repair || c.Repair})
 	if err != nil {
 		rec.Discard()
-		return fmt.Errorf("case %s: %w", c.Key(), err)
+		return Entry{}, fmt.Errorf("case %s: %w", c.Key(), err)
 	}
-	if _, err := Execute(ctx, c, a); err != nil {
+	sess, err := Execute(ctx, c, a)
+	if err != nil {
 		rec.Discard()
-		return fmt.Errorf("case %s: %w (previous cassette kept)", c.Key(), err)
+		return Entry{}, fmt.Errorf("case %s: %w (previous cassette kept)", c.Key(), err)
 	}
 	if err := rec.Save(); err != nil {
-		return fmt.Errorf("case %s: %w", c.Key(), err)
+		return Entry{}, fmt.Errorf("case %s: %w", c.Key(), err)
 	}
-	return nil
+	return entryOf(o.Variant, o.Backend, o.Policy, sess), nil
 }

@@ -24,6 +24,7 @@ import (
 	"github.com/searchbench/searchbench/orchestrator/answer"
 	"github.com/searchbench/searchbench/orchestrator/executor"
 	"github.com/searchbench/searchbench/orchestrator/httpx"
+	"github.com/searchbench/searchbench/orchestrator/prompts"
 	"github.com/searchbench/searchbench/orchestrator/trace"
 )
 
@@ -55,21 +56,24 @@ func NeedsTraffic(c *dataset.Case) bool {
 
 // Options configure a replay.
 type Options struct {
-	Variant   string // prompt variant; cassettes/<variant>/…
-	Mode      string // default Phase 2 output mode; a flows case may override it
-	Repair    bool   // default repair setting; a flows case may turn it on
-	Cassettes string // cassette root folder
-	Parallel  int    // cases in flight; default GOMAXPROCS
+	Variant   *prompts.Variant // prompt variant; nil: the built-in seed
+	Mode      string           // Phase 2 output mode ("": the variant's, else model); a flows case may override it
+	Repair    bool             // default repair setting; a flows case may turn it on
+	Cassettes string           // cassette root folder; the shelf is <root>/<variant>/<mode>
+	Parallel  int              // cases in flight; default GOMAXPROCS
 	Scorers   []score.Scorer
 	// Parser extracts tool calls from parser cases.
 	Parser *executor.Parser
 	// Getenv supplies base URLs and the model name, which must be those the
 	// cassettes were recorded with. Keys are not needed to replay.
 	Getenv func(string) string
-	// Rerecord returns the command that re-records a case, for errors.
-	Rerecord func(c *dataset.Case) string
+	// Rerecord returns the command that re-records a case, for errors; chk
+	// says what is wrong with its cassette (stale, missing, …).
+	Rerecord func(c *dataset.Case, chk Check) string
 	// Done, if set, is called after each case is written (progress bars).
 	Done func(rec *report.CaseRecord)
+
+	manifest *Manifest // the shelf's recorded.json, read by Replay
 }
 
 // replayKey is the placeholder key replays run with: requests are matched
@@ -81,12 +85,30 @@ const replayKey = "replay-placeholder-key"
 // Case failures, including cassette misses, are recorded on the cases and
 // counted in Summary.Errors; the returned error is for failures of the run
 // itself (a writer that cannot write, a cancelled context).
+//
+// Replay fills in meta's variant, hash, mode and backend from the options
+// and the shelf's recorded.json.
 func Replay(ctx context.Context, items []Item, opts Options, meta report.Meta, w report.Writer) (report.Summary, error) {
+	opts.defaults()
 	agg := report.NewAggregate(opts.Scorers)
+	shelf := opts.Shelf()
+	m, err := shelf.LoadManifest()
+	if err != nil {
+		return report.Summary{}, err
+	}
+	opts.manifest = m
+	var entries []Entry
+	for _, it := range items {
+		if e, ok := m.Cases[it.Case.Key()]; ok && NeedsTraffic(it.Case) {
+			entries = append(entries, e)
+		}
+	}
+	meta.Variant, meta.VariantHash, meta.Mode = opts.Variant.Name, opts.Variant.Hash, opts.Mode
+	meta.Backend, meta.SimPolicies = backendOf(entries)
 	if err := w.Begin(meta); err != nil {
 		return report.Summary{}, err
 	}
-	err := ordered(ctx, items, opts.parallel(), func(ctx context.Context, it Item) *report.CaseRecord {
+	err = ordered(ctx, items, opts.parallel(), func(ctx context.Context, it Item) *report.CaseRecord {
 		return opts.replayOne(ctx, it)
 	}, func(rec *report.CaseRecord) error {
 		agg.Add(rec)
@@ -106,6 +128,24 @@ func Replay(ctx context.Context, items []Item, opts Options, meta report.Meta, w
 		return report.Summary{}, err
 	}
 	return sum, nil
+}
+
+// Shelf is the shelf a replay with these options reads.
+func (o *Options) Shelf() Shelf {
+	o.defaults()
+	return Shelf{Root: o.Cassettes, Variant: o.Variant.Name, Mode: o.Mode}
+}
+
+func (o *Options) defaults() {
+	if o.Variant == nil {
+		o.Variant = prompts.Builtin()
+	}
+	if o.Mode == "" {
+		o.Mode = o.Variant.Settings.Mode
+	}
+	if o.Mode == "" {
+		o.Mode = trace.ModeModel
+	}
 }
 
 func (o *Options) parallel() int {
@@ -128,7 +168,7 @@ func (o *Options) replayOne(ctx context.Context, it Item) *report.CaseRecord {
 		}
 		in.Parse = ParseOutcome(o.Parser, c)
 	case c.Kind == dataset.KindConsent:
-		in.Session = &trace.Session{Variant: o.Variant, Mode: o.mode(c), Turns: []trace.Turn{orchestrator.Classify(c.Reply)}}
+		in.Session = &trace.Session{Variant: o.Variant.Name, Mode: o.mode(c), Turns: []trace.Turn{orchestrator.Classify(c.Reply)}}
 	default:
 		in.Session, runErr = o.replayTraffic(ctx, in)
 	}
@@ -147,20 +187,28 @@ func (o *Options) mode(c *dataset.Case) string {
 	if c.Mode != "" {
 		return c.Mode
 	}
-	if o.Mode != "" {
-		return o.Mode
-	}
-	return trace.ModeModel
+	return o.Mode
 }
 
 // replayTraffic runs in's case against its cassette. The assistant checks
 // its Phase 2 answers through in, so the scorers find them checked.
 func (o *Options) replayTraffic(ctx context.Context, in *score.Input) (*trace.Session, error) {
 	c := in.Case
-	path := vcr.Path(o.Cassettes, o.Variant, c.Dataset, c.ID)
+	shelf := o.Shelf()
+	path := shelf.Path(c)
 	ropts := vcr.ReplayOptions{Case: c.Key(), Clock: vcr.NewClock()}
+	chk := Check{Status: StatusCurrent}
+	if o.manifest != nil {
+		chk = o.manifest.Check(shelf, o.Variant, c)
+	}
 	if o.Rerecord != nil {
-		ropts.Rerecord = o.Rerecord(c)
+		ropts.Rerecord = o.Rerecord(c, chk)
+	}
+	switch chk.Status {
+	case StatusStale:
+		return nil, &StaleError{Case: c.Key(), Path: path, Changed: chk.Changed, Hint: ropts.Rerecord}
+	case StatusUnlisted:
+		return nil, &UnlistedError{Case: c.Key(), Path: path, Hint: ropts.Rerecord}
 	}
 	rp, err := vcr.OpenReplayWith(path, ropts)
 	if err != nil {
@@ -223,7 +271,7 @@ func (o *Options) assistant(c *dataset.Case, rt http.RoundTripper, check func(st
 		return nil, err
 	}
 	return orchestrator.New(clients, orchestrator.Options{
-		Variant: o.Variant,
+		Prompts: o.Variant,
 		Mode:    o.mode(c),
 		Repair:  o.Repair || c.Repair,
 

@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -13,6 +14,7 @@ import (
 	"github.com/searchbench/searchbench/eval/score"
 	"github.com/searchbench/searchbench/eval/vcr"
 	"github.com/searchbench/searchbench/orchestrator/executor"
+	"github.com/searchbench/searchbench/orchestrator/prompts"
 )
 
 const datasets = "../../datasets"
@@ -35,9 +37,19 @@ func plan(t *testing.T, ds []*dataset.Dataset, filter ...string) []Item {
 	return Plan(ds, f, dataset.Shard{K: 1, N: 1})
 }
 
-func record(t *testing.T, dir, variant string, items []Item) {
+// shippedVariant loads a variant of the project's prompts folder.
+func shippedVariant(t testing.TB, name string) *prompts.Variant {
 	t.Helper()
-	if err := Record(context.Background(), items, RecordOptions{Variant: variant, Cassettes: dir, Backend: BackendSim}); err != nil {
+	v, err := prompts.Load("../../prompts", name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return v
+}
+
+func record(t *testing.T, dir, variant, mode string, items []Item) {
+	t.Helper()
+	if err := Record(context.Background(), items, RecordOptions{Variant: shippedVariant(t, variant), Mode: mode, Cassettes: dir, Backend: BackendSim}); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -51,8 +63,8 @@ func replay(t *testing.T, dir string, items []Item, parallel int) ([]byte, repor
 	}
 	var buf bytes.Buffer
 	sum, err := Replay(context.Background(), items, Options{
-		Variant: "seed", Cassettes: dir, Parallel: parallel, Scorers: score.All(), Parser: p,
-		Rerecord: func(c *dataset.Case) string { return "searchbench record --filter id:" + c.ID },
+		Variant: shippedVariant(t, "seed"), Cassettes: dir, Parallel: parallel, Scorers: score.All(), Parser: p,
+		Rerecord: func(c *dataset.Case, _ Check) string { return "searchbench record --filter id:" + c.ID },
 	}, report.Meta{Tool: "searchbench", Variant: "seed"}, report.NewJSON(&buf))
 	if err != nil {
 		t.Fatal(err)
@@ -67,7 +79,7 @@ var mixed = []string{"dataset:consent", "dataset:parser", "id:t-*", "id:m-a*", "
 func TestReplayIsDeterministic(t *testing.T) {
 	dir := t.TempDir()
 	items := plan(t, shipped(t), mixed...)
-	record(t, dir, "seed", items)
+	record(t, dir, "seed", "model", items)
 	one, sum := replay(t, dir, items, 1)
 	if sum.Errors != 0 {
 		t.Fatalf("%d errors:\n%s", sum.Errors, one)
@@ -106,7 +118,7 @@ func TestCassetteMiss(t *testing.T) {
 	if len(items) != 1 {
 		t.Fatalf("want the first-iPhone case, got %d items", len(items))
 	}
-	record(t, dir, "seed", items)
+	record(t, dir, "seed", "model", items)
 	// The dataset changes the question after recording.
 	changed := *items[0].Case
 	changed.Query = "What year was the first iPod released?"
@@ -136,7 +148,7 @@ func TestUnusedInteractionsAreAnError(t *testing.T) {
 	if len(items) != 1 || len(items[0].Case.Turns) < 2 {
 		t.Fatalf("want the two-turn yes flow, got %d items", len(items))
 	}
-	record(t, dir, "seed", items)
+	record(t, dir, "seed", "model", items)
 	short := *items[0].Case
 	short.Turns = short.Turns[:1]
 	out, sum := replay(t, dir, []Item{{Seq: 0, Case: &short}}, 1)
@@ -148,15 +160,15 @@ func TestUnusedInteractionsAreAnError(t *testing.T) {
 func TestFailedRecordingKeepsCassette(t *testing.T) {
 	dir := t.TempDir()
 	items := plan(t, shipped(t), "id:t-iphone-year")
-	record(t, dir, "seed", items)
-	path := vcr.Path(dir, "seed", "routing", "t-iphone-year")
+	record(t, dir, "seed", "model", items)
+	path := vcr.Path(dir, "seed", "model", "routing", "t-iphone-year")
 	before, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	err = Record(ctx, items, RecordOptions{Variant: "seed", Cassettes: dir, Backend: BackendSim})
+	err = Record(ctx, items, RecordOptions{Cassettes: dir, Backend: BackendSim})
 	if err == nil {
 		t.Fatal("recording with a cancelled context succeeded")
 	}
@@ -185,26 +197,31 @@ func TestShippedCassettesAreReproducible(t *testing.T) {
 	}
 	items := plan(t, shipped(t))
 	for _, variant := range []string{"seed", "routing-examples"} {
-		dir := t.TempDir()
-		record(t, dir, variant, items)
-		for _, it := range items {
-			if !NeedsTraffic(it.Case) {
-				continue
+		for _, mode := range prompts.Modes {
+			dir := t.TempDir()
+			record(t, dir, variant, mode, items)
+			compare := func(rel ...string) {
+				fresh, err := os.ReadFile(filepath.Join(append([]string{dir}, rel...)...))
+				if err != nil {
+					t.Fatal(err)
+				}
+				committed, err := os.ReadFile(filepath.Join(append([]string{"../../cassettes"}, rel...)...))
+				if errors.Is(err, os.ErrNotExist) {
+					t.Errorf("%s: not committed (run make cassettes)", filepath.Join(rel...))
+					return
+				}
+				if err != nil {
+					t.Fatal(err)
+				}
+				if !bytes.Equal(fresh, committed) {
+					t.Errorf("%s: the committed file differs from a fresh recording (run make cassettes)", filepath.Join(rel...))
+				}
 			}
-			fresh, err := os.ReadFile(vcr.Path(dir, variant, it.Case.Dataset, it.Case.ID))
-			if err != nil {
-				t.Fatal(err)
-			}
-			committed, err := os.ReadFile(vcr.Path("../../cassettes", variant, it.Case.Dataset, it.Case.ID))
-			if errors.Is(err, os.ErrNotExist) {
-				t.Errorf("%s/%s: no committed cassette (run make cassettes)", variant, it.Case.Key())
-				continue
-			}
-			if err != nil {
-				t.Fatal(err)
-			}
-			if !bytes.Equal(fresh, committed) {
-				t.Errorf("%s/%s: the committed cassette differs from a fresh recording (run make cassettes)", variant, it.Case.Key())
+			compare(variant, mode, ManifestName)
+			for _, it := range items {
+				if NeedsTraffic(it.Case) {
+					compare(variant, mode, it.Case.Dataset, it.Case.ID+".yaml")
+				}
 			}
 		}
 	}

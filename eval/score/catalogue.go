@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/searchbench/searchbench/eval/dataset"
+	"github.com/searchbench/searchbench/internal/problem"
 )
 
 // Declaration is what a scorer promises before it sees any case: the
@@ -91,13 +92,7 @@ func (c *Catalogue) Expand() []string {
 // Nearest returns the declared name (placeholders expanded) closest to
 // name by edit distance, for "did you mean" messages.
 func (c *Catalogue) Nearest(name string) string {
-	best, bestD := "", -1
-	for _, n := range c.Expand() {
-		if d := editDistance(name, n); bestD < 0 || d < bestD {
-			best, bestD = n, d
-		}
-	}
-	return best
+	return problem.Nearest(name, c.Expand(), -1)
 }
 
 // matchDeclared reports whether metric is an instance of the declared
@@ -140,26 +135,4 @@ func expand(d string) []string {
 		out = next
 	}
 	return out
-}
-
-// editDistance is the Levenshtein distance between a and b, in bytes
-// (metric names are ASCII).
-func editDistance(a, b string) int {
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(b)]
 }

@@ -18,6 +18,8 @@ import (
 	"github.com/searchbench/searchbench/eval/score"
 	"github.com/searchbench/searchbench/eval/vcr"
 	"github.com/searchbench/searchbench/orchestrator/executor"
+	"github.com/searchbench/searchbench/orchestrator/prompts"
+	"github.com/searchbench/searchbench/orchestrator/trace"
 )
 
 // Set is a generated set loaded for benchmarking: its cases in run order
@@ -35,9 +37,10 @@ func Load(dir string) (*Set, error) {
 		return nil, err
 	}
 	s := &Set{Dir: dir, Items: evalrun.Plan(sets, dataset.Filter{}, dataset.Shard{K: 1, N: 1})}
+	shelf := evalrun.Shelf{Root: filepath.Join(dir, CassettesDir), Variant: Variant, Mode: trace.ModeModel}
 	for _, it := range s.Items {
 		if evalrun.NeedsTraffic(it.Case) {
-			s.Cassettes = append(s.Cassettes, vcr.Path(filepath.Join(dir, CassettesDir), Variant, it.Case.Dataset, it.Case.ID))
+			s.Cassettes = append(s.Cassettes, shelf.Path(it.Case))
 		}
 	}
 	return s, nil
@@ -52,7 +55,7 @@ func (s *Set) Replay(w report.Writer) error {
 		return err
 	}
 	sum, err := evalrun.Replay(context.Background(), s.Items, evalrun.Options{
-		Variant:   Variant,
+		Variant:   prompts.Builtin(),
 		Cassettes: filepath.Join(s.Dir, CassettesDir),
 		Parallel:  1,
 		Scorers:   score.All(),

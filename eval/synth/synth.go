@@ -91,7 +91,7 @@ func GenerateContext(ctx context.Context, dir string, n int, seed int64) error {
 	}
 	items := evalrun.Plan(sets, dataset.Filter{}, dataset.Shard{K: 1, N: 1})
 	err = evalrun.Record(ctx, items, evalrun.RecordOptions{
-		Variant:   Variant,
+		Variant:   prompts.Builtin(),
 		Cassettes: filepath.Join(dir, CassettesDir),
 		Backend:   evalrun.BackendSim,
 		// The simulator runs in process: recording is CPU-bound.
@@ -159,10 +159,7 @@ func datasets(n int, seed int64) (map[string][]byte, error) {
 // orchestrator's code are not in it: after changing them, remove the cache
 // folder, or let the caller regenerate on a replay error.)
 func Key() (string, error) {
-	p, err := prompts.Load(Variant)
-	if err != nil {
-		return "", err
-	}
+	p := prompts.Builtin().Hash
 	docs, err := fixtures.Corpus()
 	if err != nil {
 		return "", err

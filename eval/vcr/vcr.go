@@ -49,14 +49,33 @@ var secretHeaders = []string{
 	"Set-Cookie",
 }
 
-// Path returns the cassette file for one case under one prompt variant:
-// root/<variant>/<dataset>/<caseID>.yaml. Each component is escaped so that
+// Path returns a cassette file: root/<elem>/…/<last elem>.yaml, in
+// searchbench's layout root/<variant>/<mode>/<dataset>/<caseID>.yaml. Each
+// component is escaped so that
 // it stays a single path element: bytes outside [A-Za-z0-9._-] and a leading
 // dot become %XX, and an empty component becomes "%" (which escaping never
 // produces). Distinct ids therefore give distinct files, and no id can climb
 // out of root.
-func Path(root, variant, dataset, caseID string) string {
-	return filepath.Join(root, escapeElem(variant), escapeElem(dataset), escapeElem(caseID)+Ext)
+func Path(root string, elem ...string) string {
+	parts := []string{root}
+	for i, e := range elem {
+		e = escapeElem(e)
+		if i == len(elem)-1 {
+			e += Ext
+		}
+		parts = append(parts, e)
+	}
+	return filepath.Join(parts...)
+}
+
+// Dir returns the folder root/<elem>/… with each component escaped as by
+// Path.
+func Dir(root string, elem ...string) string {
+	parts := []string{root}
+	for _, e := range elem {
+		parts = append(parts, escapeElem(e))
+	}
+	return filepath.Join(parts...)
 }
 
 func escapeElem(s string) string {

@@ -14,11 +14,11 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/searchbench/searchbench/internal/cmd/variant"
 	"github.com/searchbench/searchbench/internal/cmdutil"
 	"github.com/searchbench/searchbench/internal/fsutil"
 	"github.com/searchbench/searchbench/orchestrator"
 	"github.com/searchbench/searchbench/orchestrator/httpx"
-	"github.com/searchbench/searchbench/orchestrator/prompts"
 	"github.com/searchbench/searchbench/orchestrator/search"
 )
 
@@ -28,8 +28,7 @@ type Options struct {
 
 	Once      string
 	Trace     string
-	Variant   string
-	Mode      string
+	Variant   variant.Flags
 	Repair    bool
 	AlwaysOn  bool
 	MaxRounds int
@@ -66,8 +65,7 @@ To try it without keys, start 'searchbench sim' and export what it prints.`,
 	f := cmd.Flags()
 	f.StringVar(&opts.Once, "once", "", "answer this one `question` and exit (for scripts)")
 	f.StringVar(&opts.Trace, "trace", "", "write the session's trace as JSON to `FILE`")
-	f.StringVar(&opts.Variant, "variant", prompts.Default, "prompt variant")
-	f.StringVar(&opts.Mode, "mode", "model", "Phase 2 output mode: model or structured")
+	opts.Variant.Register(f, true)
 	f.BoolVar(&opts.Repair, "repair", false, "re-render the markdown of a valid envelope instead of failing")
 	f.BoolVar(&opts.AlwaysOn, "always-on", false, "search the question with Tavily before Phase 2 and inject the results")
 	f.IntVar(&opts.MaxRounds, "max-rounds", orchestrator.DefaultMaxRounds, "model requests in one Phase 2 tool loop")
@@ -76,6 +74,10 @@ To try it without keys, start 'searchbench sim' and export what it prints.`,
 }
 
 func askRun(ctx context.Context, opts *Options) (err error) {
+	v, mode, err := opts.Variant.Load()
+	if err != nil {
+		return err
+	}
 	rt := opts.Transport
 	if rt == nil {
 		rt = http.DefaultTransport
@@ -93,8 +95,8 @@ func askRun(ctx context.Context, opts *Options) (err error) {
 		return cmdutil.Usage(err)
 	}
 	a, err := orchestrator.New(clients, orchestrator.Options{
-		Variant:         opts.Variant,
-		Mode:            opts.Mode,
+		Prompts:         v,
+		Mode:            mode,
 		Repair:          opts.Repair,
 		AlwaysOn:        opts.AlwaysOn,
 		MaxRounds:       opts.MaxRounds,

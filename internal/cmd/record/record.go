@@ -5,6 +5,7 @@ package record
 import (
 	"context"
 	"fmt"
+	"path/filepath"
 	"sync"
 
 	"github.com/schollz/progressbar/v3"
@@ -12,8 +13,8 @@ import (
 
 	"github.com/searchbench/searchbench/eval/dataset"
 	evalrun "github.com/searchbench/searchbench/eval/run"
+	"github.com/searchbench/searchbench/internal/cmd/variant"
 	"github.com/searchbench/searchbench/internal/cmdutil"
-	"github.com/searchbench/searchbench/orchestrator/prompts"
 )
 
 // Options are the flags of `searchbench record`.
@@ -22,8 +23,9 @@ type Options struct {
 
 	Backend   string
 	Datasets  string
-	Variant   string
-	Mode      string
+	Variant   variant.Flags
+	SimPolicy string
+	Stale     bool
 	Cassettes string
 	Filter    []string
 	Parallel  int
@@ -36,10 +38,16 @@ func NewCmdRecord(io *cmdutil.IOStreams, runF func(context.Context, *Options) er
 		Use:   "record",
 		Short: "Record the cassettes of the selected cases",
 		Long: `Record the HTTP traffic of every selected routing and flows case into
-cassettes/<variant>/<dataset>/<case-id>.yaml, case by case.
+cassettes/<variant>/<mode>/<dataset>/<case-id>.yaml, case by case, and note in
+cassettes/<variant>/<mode>/recorded.json the backend and the hash of every
+variant file each case's requests used. A later replay names the cassettes a
+prompt edit made stale; --stale records only those (and missing ones).
 
 --backend sim talks to a fresh in-process simulator per case (no keys, no
 network) and records deterministically: recording twice gives identical files.
+The simulator cannot read prompts: it plays a scripted policy. A variant with a
+policy of its own (seed, routing-examples) gets it; any other variant is refused
+unless --sim-policy names the policy to play.
 --backend live talks to the real services with the keys in CEREBRAS_API_KEY (or
 OPENAI_API_KEY), TAVILY_API_KEY and EXA_API_KEY; base URLs and the model come
 from SEARCHBENCH_LLM_BASE_URL, SEARCHBENCH_LLM_MODEL, TAVILY_BASE_URL and
@@ -58,8 +66,9 @@ its previous cassette.`,
 	f := cmd.Flags()
 	f.StringVar(&opts.Backend, "backend", evalrun.BackendSim, "where requests go: sim or live")
 	f.StringVar(&opts.Datasets, "datasets", "datasets", "folder of dataset YAML files")
-	f.StringVar(&opts.Variant, "variant", prompts.Default, "prompt variant to record")
-	f.StringVar(&opts.Mode, "mode", "model", "default Phase 2 output mode: model or structured")
+	opts.Variant.Register(f, true)
+	f.StringVar(&opts.SimPolicy, "sim-policy", "", "simulator `policy` to play (--backend sim; default: the variant's own, if it has one)")
+	f.BoolVar(&opts.Stale, "stale", false, "record only the cases whose cassette is missing or stale")
 	f.StringVar(&opts.Cassettes, "cassettes", "cassettes", "cassette root folder")
 	f.StringArrayVar(&opts.Filter, "filter", nil, "select cases (as for run); repeatable")
 	f.IntVar(&opts.Parallel, "parallel", 4, "cases recorded at once (bounds requests in flight)")
@@ -70,8 +79,17 @@ func recordRun(ctx context.Context, opts *Options) error {
 	if opts.Backend != evalrun.BackendSim && opts.Backend != evalrun.BackendLive {
 		return cmdutil.Usagef("unknown --backend %q (want sim or live)", opts.Backend)
 	}
-	if _, err := prompts.Load(opts.Variant); err != nil {
-		return cmdutil.Usage(err)
+	v, mode, err := opts.Variant.Load()
+	if err != nil {
+		return err
+	}
+	policy := ""
+	if opts.Backend == evalrun.BackendSim {
+		if policy, err = variant.Policy(v, opts.SimPolicy); err != nil {
+			return err
+		}
+	} else if opts.SimPolicy != "" {
+		return cmdutil.Usagef("--sim-policy applies to --backend sim only")
 	}
 	filter, err := dataset.ParseFilter(opts.Filter)
 	if err != nil {
@@ -81,7 +99,33 @@ func recordRun(ctx context.Context, opts *Options) error {
 	if err != nil {
 		return cmdutil.Usage(err)
 	}
+	ropts := evalrun.RecordOptions{
+		Variant:   v,
+		Mode:      mode,
+		Policy:    policy,
+		Cassettes: opts.Cassettes,
+		Backend:   opts.Backend,
+		Parallel:  opts.Parallel,
+		Getenv:    opts.IO.Getenv,
+	}
+	shelf := ropts.Shelf()
 	items := evalrun.Plan(sets, filter, dataset.Shard{K: 1, N: 1})
+	if opts.Stale {
+		if items, err = evalrun.Pending(items, shelf, v); err != nil {
+			return cmdutil.Infra(err)
+		}
+		if len(items) == 0 {
+			fmt.Fprintf(opts.IO.Out, "nothing to record: every selected cassette under %s is current for variant %s (hash %s)\n", filepath.ToSlash(shelf.Dir()), v.Name, v.Hash)
+			return nil
+		}
+	}
+	if opts.Backend == evalrun.BackendSim {
+		warn := "note"
+		if policy != v.Name {
+			warn = "WARNING"
+		}
+		fmt.Fprintf(opts.IO.ErrOut, "%s: recording variant %s from the simulator, which plays the scripted policy %q: it does not read prompts, so its answers are that policy's whatever the prompts say\n", warn, v.Name, policy)
+	}
 	total := 0
 	for _, it := range items {
 		if evalrun.NeedsTraffic(it.Case) {
@@ -96,28 +140,21 @@ func recordRun(ctx context.Context, opts *Options) error {
 	var bar *progressbar.ProgressBar
 	if opts.IO.IsStderrTTY() {
 		bar = progressbar.NewOptions(total, progressbar.OptionSetWriter(opts.IO.ErrOut),
-			progressbar.OptionSetDescription("recording "+opts.Variant), progressbar.OptionShowCount(), progressbar.OptionClearOnFinish())
+			progressbar.OptionSetDescription("recording "+v.Name+"/"+mode), progressbar.OptionShowCount(), progressbar.OptionClearOnFinish())
 	}
 	failed, finished := 0, 0 // finished: cases that started and ended, either way
-	err = evalrun.Record(ctx, items, evalrun.RecordOptions{
-		Variant:   opts.Variant,
-		Mode:      opts.Mode,
-		Cassettes: opts.Cassettes,
-		Backend:   opts.Backend,
-		Parallel:  opts.Parallel,
-		Getenv:    opts.IO.Getenv,
-		Done: func(c *dataset.Case, err error) {
-			mu.Lock()
-			defer mu.Unlock()
-			finished++
-			if err != nil {
-				failed++
-			}
-			if bar != nil {
-				bar.Add(1)
-			}
-		},
-	})
+	ropts.Done = func(c *dataset.Case, err error) {
+		mu.Lock()
+		defer mu.Unlock()
+		finished++
+		if err != nil {
+			failed++
+		}
+		if bar != nil {
+			bar.Add(1)
+		}
+	}
+	err = evalrun.Record(ctx, items, ropts)
 	if bar != nil {
 		bar.Finish()
 	}
@@ -135,6 +172,10 @@ func recordRun(ctx context.Context, opts *Options) error {
 			"(the cassettes of cases not recorded are unchanged):\n%w",
 			finished, total, finished-failed, failed, total-finished, err))
 	}
-	fmt.Fprintf(opts.IO.Out, "recorded %d cassettes under %s/%s (backend %s)\n", total, opts.Cassettes, opts.Variant, opts.Backend)
+	by := opts.Backend
+	if policy != "" {
+		by += ", policy " + policy
+	}
+	fmt.Fprintf(opts.IO.Out, "recorded %d cassettes under %s (variant %s, hash %s; backend %s)\n", total, filepath.ToSlash(shelf.Dir()), v.Name, v.Hash, by)
 	return nil
 }

@@ -11,7 +11,9 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
+	"strings"
 	"time"
 
 	"github.com/schollz/progressbar/v3"
@@ -21,7 +23,9 @@ import (
 	"github.com/searchbench/searchbench/eval/report"
 	evalrun "github.com/searchbench/searchbench/eval/run"
 	"github.com/searchbench/searchbench/eval/score"
+	"github.com/searchbench/searchbench/fixtures/sim"
 	cmdgate "github.com/searchbench/searchbench/internal/cmd/gate"
+	"github.com/searchbench/searchbench/internal/cmd/variant"
 	"github.com/searchbench/searchbench/internal/cmdutil"
 	"github.com/searchbench/searchbench/internal/fsutil"
 	"github.com/searchbench/searchbench/internal/secret"
@@ -41,8 +45,8 @@ type Options struct {
 	IO *cmdutil.IOStreams
 
 	Datasets    string
-	Variant     string
-	Mode        string
+	Variant     variant.Flags
+	Runs        string
 	Repair      bool
 	Cassettes   string
 	Filter      []string
@@ -82,8 +86,7 @@ unreadable baseline, unwritable report).`,
 	}
 	f := cmd.Flags()
 	f.StringVar(&opts.Datasets, "datasets", "datasets", "folder of dataset `YAML` files")
-	f.StringVar(&opts.Variant, "variant", prompts.Default, "prompt variant (orchestrator/prompts/<variant>)")
-	f.StringVar(&opts.Mode, "mode", "model", "Phase 2 output mode: model or structured")
+	opts.Variant.Register(f, true)
 	f.BoolVar(&opts.Repair, "repair", false, "re-render the markdown of a valid envelope instead of failing")
 	f.StringVar(&opts.Cassettes, "cassettes", "cassettes", "cassette root folder")
 	f.StringArrayVar(&opts.Filter, "filter", nil, "select cases by id glob, tag, label or dataset (id:G, tag:T, label:L, dataset:D); repeatable, any term matches")
@@ -107,8 +110,9 @@ func runRun(ctx context.Context, opts *Options) error {
 	if err != nil {
 		return cmdutil.Usage(err)
 	}
-	if _, err := prompts.Load(opts.Variant); err != nil {
-		return cmdutil.Usage(err)
+	v, mode, err := opts.Variant.Load()
+	if err != nil {
+		return err
 	}
 	sets, err := dataset.LoadDir(opts.Datasets)
 	if err != nil {
@@ -172,16 +176,16 @@ func runRun(ctx context.Context, opts *Options) error {
 			progressbar.OptionSetDescription("replaying"), progressbar.OptionShowCount(), progressbar.OptionClearOnFinish())
 	}
 	ropts := evalrun.Options{
-		Variant:   opts.Variant,
-		Mode:      opts.Mode,
+		Variant:   v,
+		Mode:      mode,
 		Repair:    opts.Repair,
 		Cassettes: opts.Cassettes,
 		Parallel:  opts.Parallel,
 		Scorers:   score.All(),
 		Parser:    parser,
 		Getenv:    opts.IO.Getenv,
-		Rerecord: func(c *dataset.Case) string {
-			return fmt.Sprintf("searchbench record --backend sim --variant %s --filter %s", opts.Variant, c.Key())
+		Rerecord: func(c *dataset.Case, chk evalrun.Check) string {
+			return rerecord(opts, v, mode, c, chk)
 		},
 		Done: func(*report.CaseRecord) {
 			if bar != nil {
@@ -217,9 +221,85 @@ func runRun(ctx context.Context, opts *Options) error {
 		}
 	}
 	if sum.Errors > 0 {
-		return cmdutil.Infra(fmt.Errorf("%d of %d cases could not run (see the errors above%s)", sum.Errors, sum.Cases, inReport(text.JSONPath)))
+		return cmdutil.Infra(fmt.Errorf("%d of %d cases could not run (see the errors above%s)%s", sum.Errors, sum.Cases, inReport(text.JSONPath), staleNote(opts, v, mode, items)))
 	}
 	return cmdgate.Exit(verdict)
+}
+
+// staleNote sums up the stale cassettes of a run that had errors: how many,
+// which files changed, and the one command that re-records them all.
+func staleNote(opts *Options, v *prompts.Variant, mode string, items []evalrun.Item) string {
+	shelf := evalrun.Shelf{Root: opts.Cassettes, Variant: v.Name, Mode: mode}
+	m, err := shelf.LoadManifest()
+	if err != nil {
+		return ""
+	}
+	n := 0
+	var changed []string
+	var first evalrun.Check
+	var firstCase *dataset.Case
+	for _, it := range items {
+		if !evalrun.NeedsTraffic(it.Case) {
+			continue
+		}
+		chk := m.Check(shelf, v, it.Case)
+		if chk.Status != evalrun.StatusStale {
+			continue
+		}
+		if n == 0 {
+			first, firstCase = chk, it.Case
+		}
+		n++
+		for _, f := range chk.Changed {
+			if !slices.Contains(changed, f) {
+				changed = append(changed, f)
+			}
+		}
+	}
+	if n == 0 {
+		return ""
+	}
+	return fmt.Sprintf(";\n%d cassette(s) are stale: %s changed since they were recorded. Re-record only those with:\n  %s",
+		n, strings.Join(changed, ", "), rerecord(opts, v, mode, firstCase, first))
+}
+
+// rerecord is the command that re-records a case's cassette, with every
+// flag the run needs to find it again: backend (and simulator policy) as
+// recorded, variant, prompts folder, mode, datasets, cassettes. A stale
+// cassette gets --stale (re-recording every stale one the run selects), any
+// other a --filter on the case.
+func rerecord(opts *Options, v *prompts.Variant, mode string, c *dataset.Case, chk evalrun.Check) string {
+	backend, policy := chk.Entry.Backend, chk.Entry.Policy
+	if backend == "" {
+		backend = evalrun.BackendLive
+		if slices.Contains(sim.Policies(), v.Name) {
+			backend = evalrun.BackendSim
+		}
+	}
+	args := []string{"searchbench", "record", "--backend", backend}
+	if backend == evalrun.BackendSim && policy != "" && policy != v.Name {
+		args = append(args, "--sim-policy", policy)
+	}
+	args = append(args, "--variant", v.Name)
+	if opts.Variant.Prompts != prompts.DefaultRoot {
+		args = append(args, "--prompts", opts.Variant.Prompts)
+	}
+	args = append(args, "--mode", mode, "--datasets", opts.Datasets)
+	if opts.Cassettes != "cassettes" {
+		args = append(args, "--cassettes", opts.Cassettes)
+	}
+	if chk.Status == evalrun.StatusStale {
+		args = append(args, "--stale")
+		for _, f := range opts.Filter {
+			args = append(args, "--filter", f)
+		}
+	} else {
+		args = append(args, "--filter", c.Key())
+	}
+	for i, a := range args {
+		args[i] = cmdutil.ShellQuote(a)
+	}
+	return strings.Join(args, " ")
 }
 
 func inReport(jsonPath string) string {
@@ -235,8 +315,7 @@ func metaOf(opts *Options, sets []*dataset.Dataset, shard dataset.Shard) (report
 	m := report.Meta{
 		SchemaVersion: report.SchemaVersion,
 		Tool:          report.Tool,
-		Variant:       opts.Variant,
-		Mode:          opts.Mode,
+		Variant:       opts.Variant.Variant,
 		Filter:        append([]string(nil), opts.Filter...),
 		Cassettes:     filepath.ToSlash(opts.Cassettes),
 	}

@@ -64,7 +64,7 @@ func sb(t *testing.T, dir string, args ...string) (int, string, string) {
 	io, out, errOut := cmdutil.Test("")
 	abs := func(a []string) []string {
 		out := []string{a[0]}
-		fl := map[string]bool{"--datasets": true, "--cassettes": true, "--out": true, "--gates": true, "--baseline": true, "--config": true}
+		fl := map[string]bool{"--datasets": true, "--cassettes": true, "--out": true, "--gates": true, "--baseline": true, "--config": true, "--prompts": true}
 		for i := 1; i < len(a); i++ {
 			out = append(out, a[i])
 			if fl[a[i]] && i+1 < len(a) && a[i+1] != "" && !filepath.IsAbs(a[i+1]) {
@@ -80,6 +80,10 @@ func sb(t *testing.T, dir string, args ...string) (int, string, string) {
 		if !contains(full, f.flag) {
 			full = append(full, f.flag, filepath.Join(dir, f.val))
 		}
+	}
+	// The project's prompt variants, unless the test has its own.
+	if !contains(full, "--prompts") {
+		full = append(full, "--prompts", "../../../prompts")
 	}
 	if full[0] == "run" {
 		if !contains(full, "--out") {
@@ -169,7 +173,12 @@ func TestRunErrors(t *testing.T) {
 		{"baseline without gates", []string{"run", "--baseline", "x.json"}, cmdutil.ExitUsage, "--baseline needs --gates"},
 		{"missing baseline", []string{"run", "--gates", "gates.yaml", "--baseline", "nope.json"}, cmdutil.ExitInfra, "make baseline"},
 		{"no match", []string{"run", "--filter", "id:nothing-*"}, cmdutil.ExitUsage, "no case matches"},
-		{"missing cassette", []string{"run", "--variant", "routing-examples"}, cmdutil.ExitInfra, "searchbench record --backend sim --variant routing-examples --filter routing/iphone"},
+		{"missing cassette", []string{"run", "--variant", "routing-examples"}, cmdutil.ExitInfra, "searchbench record --backend sim --variant routing-examples --prompts ../../../prompts --mode model --datasets " + filepath.Join(dir, "datasets") + " --cassettes " + filepath.Join(dir, "cassettes") + " --filter routing/iphone"},
+		{"missing cassette, structured", []string{"run", "--mode", "structured"}, cmdutil.ExitInfra, "--mode structured --datasets"},
+		{"misspelt mode", []string{"run", "--mode", "structred"}, cmdutil.ExitUsage, `--mode "structred": want one of model, structured`},
+		{"misspelt mode, record", []string{"record", "--mode", "structred"}, cmdutil.ExitUsage, `--mode "structred": want one of model, structured`},
+		{"sim policy for live", []string{"record", "--backend", "live", "--sim-policy", "seed"}, cmdutil.ExitUsage, "--sim-policy applies to --backend sim only"},
+		{"unknown sim policy", []string{"record", "--sim-policy", "nope"}, cmdutil.ExitUsage, `--sim-policy "nope": no such simulator policy (policies: routing-examples, seed)`},
 		{"unknown backend", []string{"record", "--backend", "cloud"}, cmdutil.ExitUsage, "unknown --backend"},
 		{"live without keys", []string{"record", "--backend", "live"}, cmdutil.ExitUsage, "TAVILY_API_KEY"},
 	}
@@ -208,7 +217,7 @@ func TestQuietStillPrintsErrors(t *testing.T) {
 // and the interaction, not only the decoder's complaint.
 func TestUndecodableCassetteBodyIsLocated(t *testing.T) {
 	dir := workspace(t)
-	p := filepath.Join(dir, "cassettes/seed/routing/iphone.yaml")
+	p := filepath.Join(dir, "cassettes/seed/model/routing/iphone.yaml")
 	b, err := os.ReadFile(p)
 	if err != nil {
 		t.Fatal(err)
@@ -255,5 +264,65 @@ func TestBaselineThatOutWouldOverwrite(t *testing.T) {
 	code, _, errOut = sb(t, dir, "run", "--quiet", "--out", "out", "--gates", "gates.yaml", "--baseline", "out/../out/report.json")
 	if code != cmdutil.ExitUsage {
 		t.Fatalf("via another path: exit %d; stderr: %s", code, errOut)
+	}
+}
+
+// TestVariantFromFiles walks a variant as data: a new folder is usable at
+// once; the simulator refuses it without an explicit policy; one changed
+// prompt byte makes exactly the cassettes that used that file stale, named
+// with the file and the command that re-records them; record --stale
+// re-records only those, and the replay passes again.
+func TestVariantFromFiles(t *testing.T) {
+	dir := workspace(t)
+	prompts := filepath.Join(dir, "prompts")
+	mine := filepath.Join(prompts, "mine")
+	os.MkdirAll(mine, 0o755)
+	seedPhase2, err := os.ReadFile("../../../prompts/seed/phase2.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	os.WriteFile(filepath.Join(mine, "phase2.md"), seedPhase2, 0o644)
+
+	code, out, errOut := sb(t, dir, "record", "--backend", "sim", "--prompts", "prompts", "--variant", "mine")
+	if code != cmdutil.ExitUsage || !strings.Contains(errOut, `variant "mine" has no scripted policy`) || !strings.Contains(errOut, "--sim-policy seed") {
+		t.Fatalf("record without a policy: exit %d\n%s%s", code, out, errOut)
+	}
+	code, out, errOut = sb(t, dir, "record", "--backend", "sim", "--prompts", "prompts", "--variant", "mine", "--sim-policy", "seed")
+	if code != 0 || !strings.Contains(errOut, `WARNING: recording variant mine from the simulator, which plays the scripted policy "seed"`) ||
+		!strings.Contains(out, "recorded 3 cassettes under "+filepath.Join(dir, "cassettes", "mine", "model")) {
+		t.Fatalf("record with a policy: exit %d\n%s%s", code, out, errOut)
+	}
+	if code, out, errOut := sb(t, dir, "run", "--quiet", "--prompts", "prompts", "--variant", "mine"); code != 0 {
+		t.Fatalf("replay: exit %d\n%s%s", code, out, errOut)
+	}
+
+	// Phase 2's prompt changes by one byte: the routing cases and the flow
+	// that reached Phase 2 are stale. Phase 1 was not touched.
+	os.WriteFile(filepath.Join(mine, "phase2.md"), append(seedPhase2, '!'), 0o644)
+	code, out, errOut = sb(t, dir, "run", "--quiet", "--prompts", "prompts", "--variant", "mine")
+	hint := "searchbench record --backend sim --sim-policy seed --variant mine --prompts " + prompts + " --mode model --datasets " + filepath.Join(dir, "datasets") + " --cassettes " + filepath.Join(dir, "cassettes") + " --stale"
+	if code != cmdutil.ExitInfra || strings.Count(errOut, "stale cassette") != 3 || !strings.Contains(errOut, "recorded before phase2.md changed") ||
+		!strings.Contains(errOut, "3 cassette(s) are stale: phase2.md changed since they were recorded. Re-record only those with:\n  "+hint) {
+		t.Fatalf("stale replay: exit %d\n%s%s", code, out, errOut)
+	}
+	// Following the hint re-records the three, and only them.
+	args := strings.Fields(hint)[1:]
+	code, out, errOut = sb(t, dir, args...)
+	if code != 0 || !strings.Contains(out, "recorded 3 cassettes") {
+		t.Fatalf("record --stale: exit %d\n%s%s", code, out, errOut)
+	}
+	code, out, _ = sb(t, dir, args...)
+	if code != 0 || !strings.Contains(out, "nothing to record") {
+		t.Fatalf("second record --stale: exit %d\n%s", code, out)
+	}
+	if code, out, errOut := sb(t, dir, "run", "--quiet", "--prompts", "prompts", "--variant", "mine"); code != 0 {
+		t.Fatalf("replay after re-recording: exit %d\n%s%s", code, out, errOut)
+	}
+
+	// The decline prompt changes: no shipped case here declined, so
+	// nothing is stale.
+	os.WriteFile(filepath.Join(mine, "decline.md"), []byte("Say no nicely.\n"), 0o644)
+	if code, out, _ := sb(t, dir, args...); code != 0 || !strings.Contains(out, "nothing to record") {
+		t.Fatalf("an unused file made cassettes stale: exit %d\n%s", code, out)
 	}
 }

@@ -16,9 +16,9 @@ import (
 	"github.com/spf13/cobra"
 
 	simsrv "github.com/searchbench/searchbench/fixtures/sim"
+	"github.com/searchbench/searchbench/internal/cmd/variant"
 	"github.com/searchbench/searchbench/internal/cmdutil"
 	"github.com/searchbench/searchbench/orchestrator/llm"
-	"github.com/searchbench/searchbench/orchestrator/prompts"
 	"github.com/searchbench/searchbench/orchestrator/search"
 )
 
@@ -30,8 +30,10 @@ type Options struct {
 	IO *cmdutil.IOStreams
 	// Addr is the loopback host:port to listen on (port 0: any free port).
 	Addr string
-	// Variant answers requests whose system prompt matches no variant.
-	Variant string
+	// Variant's prompts tell the phases apart; Policy (default: the
+	// variant's own) answers every request.
+	Variant variant.Flags
+	Policy  string
 	// Verbose logs one line per request to standard error.
 	Verbose bool
 	// Ready, when set, is called with the base URL once the server listens
@@ -71,7 +73,8 @@ On start it prints shell exports that point the clients at it.`,
 		},
 	}
 	cmd.Flags().StringVar(&opts.Addr, "addr", DefaultAddr, "loopback `host:port` to listen on (port 0 picks a free port)")
-	cmd.Flags().StringVar(&opts.Variant, "variant", prompts.Default, "prompt `variant` whose behaviour answers unknown system prompts")
+	opts.Variant.Register(cmd.Flags(), false)
+	cmd.Flags().StringVar(&opts.Policy, "sim-policy", "", "scripted `policy` that answers (default: the variant's own, if it has one)")
 	cmd.Flags().BoolVarP(&opts.Verbose, "verbose", "v", false, "log one line per request to standard error")
 	return cmd
 }
@@ -85,7 +88,15 @@ func simRun(ctx context.Context, opts *Options) error {
 	if !loopback(host) {
 		return cmdutil.Usagef("--addr %q: the simulator only listens on loopback (127.0.0.1, localhost or [::1])", opts.Addr)
 	}
-	so := simsrv.Options{Variant: opts.Variant}
+	v, _, err := opts.Variant.Load()
+	if err != nil {
+		return err
+	}
+	policy, err := variant.Policy(v, opts.Policy)
+	if err != nil {
+		return err
+	}
+	so := simsrv.Options{Policy: policy, Prompts: v.Prompts}
 	if opts.Verbose {
 		so.Logf = func(format string, args ...any) {
 			fmt.Fprintf(opts.IO.ErrOut, "sim: "+format+"\n", args...)
@@ -104,7 +115,7 @@ func simRun(ctx context.Context, opts *Options) error {
 	errc := make(chan error, 1)
 	go func() { errc <- hs.Serve(ln) }()
 
-	fmt.Fprintf(opts.IO.ErrOut, "searchbench sim: serving on %s (unknown prompts answered as %q); interrupt to stop\n", base, opts.Variant)
+	fmt.Fprintf(opts.IO.ErrOut, "searchbench sim: serving on %s (policy %q; the simulator does not read prompts); interrupt to stop\n", base, policy)
 	for _, kv := range Env(base) {
 		fmt.Fprintf(opts.IO.Out, "export %s\n", kv)
 	}

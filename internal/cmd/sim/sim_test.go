@@ -40,7 +40,7 @@ func TestServe(t *testing.T) {
 	ready := make(chan string, 1)
 	done := make(chan error, 1)
 	go func() {
-		done <- simRun(ctx, &Options{IO: ios, Addr: "127.0.0.1:0", Variant: "seed", Verbose: true, Ready: func(b string) { ready <- b }})
+		done <- simRun(ctx, &Options{IO: ios, Addr: "127.0.0.1:0", Verbose: true, Ready: func(b string) { ready <- b }})
 	}()
 	var base string
 	select {
@@ -87,12 +87,12 @@ func TestFlags(t *testing.T) {
 	if err := cmd.Execute(); err != nil {
 		t.Fatal(err)
 	}
-	if got.Addr != "127.0.0.1:9000" || got.Variant != "routing-examples" || !got.Verbose {
+	if got.Addr != "127.0.0.1:9000" || got.Variant.Variant != "routing-examples" || !got.Verbose {
 		t.Errorf("options %+v", got)
 	}
 	cmd = NewCmdSim(ios, func(o *Options) error { got = o; return nil })
 	cmd.SetArgs(nil)
-	if err := cmd.Execute(); err != nil || got.Addr != DefaultAddr || got.Variant != "seed" {
+	if err := cmd.Execute(); err != nil || got.Addr != DefaultAddr || got.Variant.Variant != "seed" {
 		t.Errorf("defaults: %v %+v", err, got)
 	}
 }

@@ -1,0 +1,231 @@
+package run
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"sort"
+	"strings"
+
+	"github.com/searchbench/searchbench/eval/dataset"
+	"github.com/searchbench/searchbench/eval/vcr"
+	"github.com/searchbench/searchbench/internal/fsutil"
+	"github.com/searchbench/searchbench/orchestrator/prompts"
+	"github.com/searchbench/searchbench/orchestrator/trace"
+)
+
+// ManifestName is the file beside a shelf's cassettes that remembers how
+// each was recorded.
+const ManifestName = "recorded.json"
+
+// Shelf is where the cassettes of one prompt variant in one output mode
+// live: <root>/<variant>/<mode>/<dataset>/<case>.yaml, with recorded.json
+// beside them. Variants and modes never share a cassette, so recording one
+// cannot overwrite another's.
+type Shelf struct {
+	Root    string
+	Variant string
+	Mode    string
+}
+
+// Dir is the shelf's folder.
+func (s Shelf) Dir() string { return vcr.Dir(s.Root, s.Variant, s.Mode) }
+
+// Path is the cassette of case c.
+func (s Shelf) Path(c *dataset.Case) string {
+	return vcr.Path(s.Root, s.Variant, s.Mode, c.Dataset, c.ID)
+}
+
+// ManifestPath is the shelf's recorded.json.
+func (s Shelf) ManifestPath() string { return filepath.Join(s.Dir(), ManifestName) }
+
+// Manifest is recorded.json: for every cassette on a shelf, where it was
+// recorded from and the hash of each variant file its requests used. A
+// cassette is stale when one of those files has changed since.
+type Manifest struct {
+	Variant string           `json:"variant"`
+	Mode    string           `json:"mode"`
+	Cases   map[string]Entry `json:"cases"` // by case key, dataset/id
+}
+
+// Entry is how one cassette was recorded.
+type Entry struct {
+	Backend string `json:"backend"`          // BackendSim or BackendLive
+	Policy  string `json:"policy,omitempty"` // the simulator policy (sim only)
+	// Files maps each variant file the case's requests used (its system
+	// prompts, tools and settings) to its hash at recording time.
+	Files map[string]string `json:"files"`
+}
+
+// LoadManifest reads the shelf's manifest; a shelf without one has an
+// empty manifest.
+func (s Shelf) LoadManifest() (*Manifest, error) {
+	m := &Manifest{Variant: s.Variant, Mode: s.Mode, Cases: map[string]Entry{}}
+	b, err := os.ReadFile(s.ManifestPath())
+	if errors.Is(err, fs.ErrNotExist) {
+		return m, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	if err := json.Unmarshal(b, m); err != nil {
+		return nil, fmt.Errorf("%s: %v (delete it and re-record the shelf)", s.ManifestPath(), err)
+	}
+	if m.Cases == nil {
+		m.Cases = map[string]Entry{}
+	}
+	return m, nil
+}
+
+// Save writes the manifest atomically, keys sorted.
+func (s Shelf) Save(m *Manifest) error {
+	if err := os.MkdirAll(s.Dir(), 0o755); err != nil {
+		return err
+	}
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(m); err != nil {
+		return err
+	}
+	return fsutil.WriteFileAtomic(s.ManifestPath(), buf.Bytes(), 0o644)
+}
+
+// Status of a case's cassette against the variant as it is now.
+const (
+	StatusCurrent  = "current"  // recorded with the files the variant has now
+	StatusStale    = "stale"    // a file its requests used has changed since
+	StatusMissing  = "missing"  // no cassette
+	StatusUnlisted = "unlisted" // a cassette recorded.json does not know
+)
+
+// Check is a cassette's status, with the files that changed when stale.
+type Check struct {
+	Status  string
+	Changed []string
+	Entry   Entry
+}
+
+// Check compares the cassette of c with v.
+func (m *Manifest) Check(s Shelf, v *prompts.Variant, c *dataset.Case) Check {
+	e, listed := m.Cases[c.Key()]
+	if _, err := os.Stat(s.Path(c)); err != nil {
+		return Check{Status: StatusMissing, Entry: e}
+	}
+	if !listed {
+		return Check{Status: StatusUnlisted}
+	}
+	if changed := v.Changed(e.Files); len(changed) > 0 {
+		return Check{Status: StatusStale, Changed: changed, Entry: e}
+	}
+	return Check{Status: StatusCurrent, Entry: e}
+}
+
+// UsedFiles lists the variant files whose contents went into a session's
+// requests: the system prompt of every phase that ran, the tools and the
+// structured-mode addendum when offered, and always the settings.
+func UsedFiles(s *trace.Session) []string {
+	used := map[string]bool{prompts.SettingsFile: true}
+	for _, t := range s.Turns {
+		switch t.Phase {
+		case trace.Phase1:
+			used[prompts.Phase1File] = true
+		case trace.Decline:
+			used[prompts.DeclineFile] = true
+		case trace.Phase2:
+			used[prompts.Phase2File] = true
+			if t.Mode == trace.ModeStructured {
+				used[prompts.StructuredFile] = true
+			}
+			for _, mc := range t.ModelCalls {
+				if len(mc.ToolsOffered) > 0 {
+					used[prompts.ToolsFile] = true
+				}
+			}
+		}
+	}
+	var out []string
+	for _, f := range prompts.Files {
+		if used[f] {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+// entryOf is the manifest entry of a case just recorded.
+func entryOf(v *prompts.Variant, backend, policy string, s *trace.Session) Entry {
+	e := Entry{Backend: backend, Files: map[string]string{}}
+	if backend == BackendSim {
+		e.Policy = policy
+	}
+	for _, f := range UsedFiles(s) {
+		e.Files[f] = v.Hashes[f]
+	}
+	return e
+}
+
+// StaleError is the error of a case whose cassette was recorded with
+// variant files that have changed since.
+type StaleError struct {
+	Case    string
+	Path    string
+	Changed []string
+	Hint    string // the command that re-records what is stale
+}
+
+func (e *StaleError) Error() string {
+	s := fmt.Sprintf("stale cassette %s (case %s): recorded before %s changed, so the requests it holds are no longer the ones the variant sends",
+		filepath.ToSlash(e.Path), e.Case, joinAnd(e.Changed))
+	if e.Hint != "" {
+		s += "; re-record what is stale with: " + e.Hint
+	}
+	return s
+}
+
+// UnlistedError is the error of a cassette recorded.json does not know.
+type UnlistedError struct {
+	Case, Path, Hint string
+}
+
+func (e *UnlistedError) Error() string {
+	s := fmt.Sprintf("cassette %s (case %s) is not in %s, so nothing says which prompts it was recorded with",
+		filepath.ToSlash(e.Path), e.Case, ManifestName)
+	if e.Hint != "" {
+		s += "; re-record it with: " + e.Hint
+	}
+	return s
+}
+
+func joinAnd(xs []string) string {
+	switch len(xs) {
+	case 0:
+		return ""
+	case 1:
+		return xs[0]
+	}
+	return strings.Join(xs[:len(xs)-1], ", ") + " and " + xs[len(xs)-1]
+}
+
+// backendOf summarises the backends of the entries: "sim", "live" or
+// "live+sim", and the simulator policies, sorted.
+func backendOf(entries []Entry) (string, []string) {
+	var backends, policies []string
+	for _, e := range entries {
+		if e.Backend != "" && !slices.Contains(backends, e.Backend) {
+			backends = append(backends, e.Backend)
+		}
+		if e.Policy != "" && !slices.Contains(policies, e.Policy) {
+			policies = append(policies, e.Policy)
+		}
+	}
+	sort.Strings(backends)
+	sort.Strings(policies)
+	return strings.Join(backends, "+"), policies
+}

@@ -3,12 +3,19 @@
 GO       ?= go
 BIN      := bin/searchbench
 VARIANTS := seed routing-examples
+MODES    := model structured
 LATEST   := reports/latest
 
-.PHONY: run test build vet fmt-check unit gate baseline cassettes compare bench fuzz clean
+.PHONY: run test build install vet fmt-check unit gate baseline cassettes compare bench fuzz clean
 
 build:
 	$(GO) build -o $(BIN) ./cmd/searchbench
+
+# install: put searchbench on your PATH ($(go env GOPATH)/bin). It reads
+# prompts/, datasets/ and cassettes/ from the folder it runs in; the seed
+# prompt variant is built in.
+install:
+	$(GO) install ./cmd/searchbench
 
 # run: replay every shipped dataset for the default prompt variant against its
 # cassettes (no network), print the tables and write reports/latest/.
@@ -41,14 +48,16 @@ baseline: build
 	rm -rf reports/.baseline
 
 # cassettes: re-record every shipped cassette from the simulator, for every
-# prompt variant. Deterministic: a second run changes nothing.
+# prompt variant and output mode. Deterministic: a second run changes nothing.
 cassettes: build
-	@for v in $(VARIANTS); do $(BIN) record --backend sim --variant $$v || exit 1; done
+	@for v in $(VARIANTS); do for m in $(MODES); do \
+	  $(BIN) record --backend sim --variant $$v --mode $$m || exit 1; done; done
 
-# compare: replay both shipped prompt variants and compare them case by case.
+# compare: replay both shipped prompt variants (each run is stored under
+# reports/runs/<variant>/model/) and compare them case by case, by name.
 compare: build
-	@for v in $(VARIANTS); do $(BIN) run --quiet --variant $$v --out reports/variants/$$v || exit 1; done
-	$(BIN) compare reports/variants/seed/report.json reports/variants/routing-examples/report.json
+	@for v in $(VARIANTS); do $(BIN) run --quiet --variant $$v --out "" || exit 1; done
+	$(BIN) compare seed routing-examples
 
 # bench: Go benchmarks of replay+score against the cassette-decode floor
 # (their ratio from the same run), then whole `searchbench run` processes
@@ -77,4 +86,4 @@ fuzz:
 	printf '\n%-60s %-28s %10s\n' package target execs; printf "$$summary"
 
 clean:
-	rm -rf bin $(LATEST) reports/variants reports/.baseline
+	rm -rf bin $(LATEST) reports/runs reports/.baseline

@@ -63,6 +63,28 @@ type Result struct {
 	Shared       int
 	Rows         []Row
 	Flips        []Flip
+	// Warnings say what the comparison cannot tell: above all, that two
+	// simulator recordings differ only by the simulator's scripts.
+	Warnings []string
+}
+
+// warnings are what a reader must know before trusting the comparison.
+func warnings(a, b report.Meta) []string {
+	var out []string
+	sim := func(m report.Meta) bool { return slices.Contains(strings.Split(m.Backend, "+"), "sim") }
+	if sim(a) && sim(b) {
+		pa, pb := strings.Join(a.SimPolicies, ", "), strings.Join(b.SimPolicies, ", ")
+		w := fmt.Sprintf("both runs replay simulator recordings (policy %s in A, %s in B). The simulator does not read prompts: "+
+			"the differences below reflect its scripts, not the model. Record from the live services (record --backend live) to measure a prompt.", pa, pb)
+		if pa == pb && a.VariantHash != b.VariantHash {
+			w += fmt.Sprintf(" Both were played by the same policy (%s), so no prompt change between them can show here.", pa)
+		}
+		out = append(out, w)
+	}
+	if a.VariantHash != "" && a.VariantHash == b.VariantHash && a.Mode == b.Mode {
+		out = append(out, fmt.Sprintf("A and B have the same variant hash (%s): the same prompts and settings.", a.VariantHash))
+	}
+	return out
 }
 
 // caseState is what is kept of a case of A: its per-metric outcomes and
@@ -183,6 +205,7 @@ func Compare(a, b report.Source) (*Result, error) {
 		}
 	}
 	slices.SortStableFunc(res.Flips, func(x, y Flip) int { return x.Seq - y.Seq })
+	res.Warnings = warnings(res.A, res.B)
 	return res, nil
 }
 
@@ -222,7 +245,14 @@ func Write(w io.Writer, r *Result, markdown bool) error {
 		}
 	}
 	describe := func(name string, m report.Meta, cases int) string {
-		s := fmt.Sprintf("%s — variant %s, mode %s, %d cases", name, m.Variant, m.Mode, cases)
+		v := m.Variant
+		if m.VariantHash != "" {
+			v += " (hash " + m.VariantHash + ")"
+		}
+		s := fmt.Sprintf("%s — variant %s, mode %s, %d cases", name, v, m.Mode, cases)
+		if m.Backend != "" {
+			s += ", recorded from " + m.Backend
+		}
 		if len(m.Filter) > 0 {
 			s += ", filter " + strings.Join(m.Filter, ",")
 		}
@@ -234,8 +264,14 @@ func Write(w io.Writer, r *Result, markdown bool) error {
 	if markdown {
 		printf("### searchbench compare\n\n- A: %s\n- B: %s\n\n", report.EscapeMarkdown(describe(r.NameA, r.A, r.CasesA)),
 			report.EscapeMarkdown(describe(r.NameB, r.B, r.CasesB)))
+		for _, w := range r.Warnings {
+			printf("> **Warning:** %s\n\n", report.EscapeMarkdown(w))
+		}
 	} else {
 		printf("A: %s\nB: %s\n\n", describe(r.NameA, r.A, r.CasesA), describe(r.NameB, r.B, r.CasesB))
+		for _, w := range r.Warnings {
+			printf("warning: %s\n\n", w)
+		}
 	}
 	rows := make([][]string, len(r.Rows))
 	for i, row := range r.Rows {

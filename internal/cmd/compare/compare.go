@@ -6,13 +6,18 @@ package compare
 
 import (
 	"context"
+	"fmt"
 	"os"
+	"path/filepath"
+	"strings"
 
 	"github.com/spf13/cobra"
 
 	"github.com/searchbench/searchbench/eval/compare"
 	"github.com/searchbench/searchbench/eval/report"
+	"github.com/searchbench/searchbench/internal/cmd/variant"
 	"github.com/searchbench/searchbench/internal/cmdutil"
+	"github.com/searchbench/searchbench/orchestrator/prompts"
 )
 
 // Options are the inputs of one comparison.
@@ -22,6 +27,10 @@ type Options struct {
 	A, B string
 	// Markdown prints GitHub Markdown, for a pull-request comment.
 	Markdown bool
+	// Runs is the folder of stored runs; Mode the mode a bare variant name
+	// resolves to.
+	Runs string
+	Mode string
 }
 
 // NewCmdCompare returns the compare command. runF, when not nil, receives
@@ -29,9 +38,17 @@ type Options struct {
 func NewCmdCompare(io *cmdutil.IOStreams, runF func(*Options) error) *cobra.Command {
 	opts := &Options{IO: io}
 	cmd := &cobra.Command{
-		Use:   "compare A.json B.json",
+		Use:   "compare A B",
 		Short: "Compare two run reports metric by metric and case by case",
 		Long: `Compare two JSON run reports (written by searchbench run or merge).
+
+A and B are report files, or variant names: a name resolves to the latest
+stored run of that variant, <runs>/<variant>/<mode>/report.json, which every
+unsharded searchbench run writes. NAME/MODE picks the mode; a bare NAME takes
+--mode (default model).
+
+When both reports replay simulator recordings, a warning says so: the
+simulator does not read prompts, so their differences are its scripts'.
 
 For each metric: its value in A and B, the change, and for pass rates of
 per-case outcomes the p-value of an exact McNemar test over the cases both
@@ -52,16 +69,21 @@ Exit status: 0 (a comparison is not a verdict; use run --gates to gate),
 		},
 	}
 	cmd.Flags().BoolVar(&opts.Markdown, "markdown", false, "print GitHub Markdown (for a pull-request comment or $GITHUB_STEP_SUMMARY)")
+	cmd.Flags().StringVar(&opts.Runs, "runs", filepath.Join("reports", "runs"), "`folder` of stored runs, where variant names are looked up")
+	cmd.Flags().StringVar(&opts.Mode, "mode", "model", "output `mode` of the stored run a bare variant name resolves to")
 	return cmd
 }
 
 func compareRun(_ context.Context, opts *Options) error {
-	for _, p := range []string{opts.A, opts.B} {
-		if _, err := os.Stat(p); err != nil {
+	var paths []string
+	for _, arg := range []string{opts.A, opts.B} {
+		p, err := resolve(arg, opts.Runs, opts.Mode)
+		if err != nil {
 			return cmdutil.Usage(err)
 		}
+		paths = append(paths, p)
 	}
-	res, err := compare.Compare(report.File(opts.A), report.File(opts.B))
+	res, err := compare.Compare(report.File(paths[0]), report.File(paths[1]))
 	if err != nil {
 		return cmdutil.Usage(err)
 	}
@@ -69,4 +91,42 @@ func compareRun(_ context.Context, opts *Options) error {
 		return cmdutil.Infra(err)
 	}
 	return nil
+}
+
+// resolve turns an argument into a report file: a path that exists (or
+// looks like one) is itself; NAME or NAME/MODE is the stored run of that
+// variant. A name with no stored run says which runs there are and how to
+// make the missing one.
+func resolve(arg, runs, mode string) (string, error) {
+	if _, err := os.Stat(arg); err == nil || strings.HasSuffix(arg, ".json") {
+		if err != nil {
+			return "", err
+		}
+		return arg, nil
+	}
+	name, m, hasMode := strings.Cut(arg, "/")
+	if !hasMode {
+		m = mode
+	}
+	if err := prompts.ValidName(name); err != nil || strings.Contains(m, "/") {
+		return "", fmt.Errorf("%q is neither a report file nor a variant name (NAME or NAME/MODE)", arg)
+	}
+	if err := variant.CheckMode(m); err != nil {
+		return "", err
+	}
+	p := filepath.Join(runs, name, m, "report.json")
+	if _, err := os.Stat(p); err == nil {
+		return p, nil
+	}
+	var have []string
+	for _, mm := range prompts.Modes {
+		if _, err := os.Stat(filepath.Join(runs, name, mm, "report.json")); err == nil {
+			have = append(have, name+"/"+mm)
+		}
+	}
+	hint := fmt.Sprintf("run it first: searchbench run --variant %s --mode %s", name, m)
+	if len(have) > 0 {
+		hint = "stored runs of " + name + ": " + strings.Join(have, ", ") + "; or " + hint
+	}
+	return "", fmt.Errorf("no stored run of variant %s in mode %s (%s): %s", name, m, filepath.ToSlash(p), hint)
 }

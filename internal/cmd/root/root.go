@@ -21,6 +21,7 @@ import (
 	"github.com/searchbench/searchbench/internal/cmd/record"
 	"github.com/searchbench/searchbench/internal/cmd/run"
 	"github.com/searchbench/searchbench/internal/cmd/sim"
+	"github.com/searchbench/searchbench/internal/cmd/variant"
 	"github.com/searchbench/searchbench/internal/cmdutil"
 )
 
@@ -68,6 +69,7 @@ Exit codes: 0 ok, 1 a check or verdict failed, 2 usage or input error,
 		merge.NewCmdMerge(io, nil),
 		gate.NewCmdGate(io, nil),
 		sim.NewCmdSim(io, nil),
+		variant.NewCmdVariant(io),
 	} {
 		cmd.AddCommand(sub)
 	}

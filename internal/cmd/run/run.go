@@ -93,6 +93,7 @@ unreadable baseline, unwritable report).`,
 	f.StringVar(&opts.Shard, "shard", "", "run slice `k/n` of the cases (join shards with searchbench merge)")
 	f.IntVar(&opts.Parallel, "parallel", 0, "cases replayed at once (default: number of CPUs)")
 	f.StringVar(&opts.Out, "out", filepath.Join("reports", "latest"), "folder for report.json, report.md and junit.xml (\"\" writes none)")
+	f.StringVar(&opts.Runs, "runs", filepath.Join("reports", "runs"), "`folder` of stored runs: an unsharded run also writes its reports to <runs>/<variant>/<mode>/, which compare finds by name (\"\" stores none)")
 	f.StringVar(&opts.Config, "config", filepath.Join("config", "executor.yaml"), "tool-call parser configuration for the parser dataset")
 	opts.Gate.Register(f, "gates `file`: thresholds and regression rules")
 	f.BoolVar(&opts.Timestamps, "timestamps", false, "record the start time in the report (reports are then no longer byte-identical)")
@@ -215,6 +216,12 @@ func runRun(ctx context.Context, opts *Options) error {
 	if err := cmdgate.Publish(src, verdict, outs, set, text); err != nil {
 		return err
 	}
+	if opts.Runs != "" && shard.Whole() {
+		stored := cmdgate.In(StoredRun(opts.Runs, v.Name, mode))
+		if err := cmdgate.Publish(src, verdict, stored, set, report.TextOptions{MaxFailures: opts.MaxFailures, JSONPath: stored.JSON}); err != nil {
+			return err
+		}
+	}
 	if verdict != nil {
 		if err := cmdgate.Print(opts.IO.Out, verdict); err != nil {
 			return cmdutil.Infra(err)
@@ -300,6 +307,11 @@ func rerecord(opts *Options, v *prompts.Variant, mode string, c *dataset.Case, c
 		args[i] = cmdutil.ShellQuote(a)
 	}
 	return strings.Join(args, " ")
+}
+
+// StoredRun is the folder of the latest stored run of a variant in a mode.
+func StoredRun(runs, variant, mode string) string {
+	return filepath.Join(runs, variant, mode)
 }
 
 func inReport(jsonPath string) string {

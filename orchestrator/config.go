@@ -30,8 +30,8 @@ const (
 type Options struct {
 	Prompts  *prompts.Variant // prompt variant; nil: the built-in seed
 	Mode     string           // trace.ModeModel (default) or trace.ModeStructured
-	Repair   bool   // re-render the markdown of a valid envelope instead of failing
-	AlwaysOn bool   // search the query with Tavily before Phase 2 and inject the results
+	Repair   bool             // re-render the markdown of a valid envelope instead of failing
+	AlwaysOn bool             // search the query with Tavily before Phase 2 and inject the results
 
 	QueryLimit int // per tool; default 3
 	MaxResults int // per query; default 5, never more than 5

@@ -186,3 +186,29 @@ func TestProblems(t *testing.T) {
 		t.Errorf("README.md reported: %s", msg)
 	}
 }
+
+// TestSeedFollowsDesign: the seed prompts carry the design document's exact
+// strings (docs/design/000-search-orchestrator.txt): the en-dash headers,
+// the curly apostrophe of the consent question, the verification sentences.
+func TestSeedFollowsDesign(t *testing.T) {
+	doc, err := os.ReadFile("../../docs/design/000-search-orchestrator.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	seed := Builtin().Prompts
+	for _, c := range []struct{ text, prompt, name string }{
+		{"### Phase 1 – Immediate Answer (Unverified)", seed.Phase1, "phase1.md"},
+		{"I haven’t searched the web yet. Would you like me to look this up and confirm with sources? (y/n)", seed.Phase1, "phase1.md"},
+		{"### Phase 2 – Search-Backed Answer", seed.Phase2, "phase2.md"},
+		{"Verification: Phase 1 answer is confirmed by search results.", seed.Phase2, "phase2.md"},
+		{"Verification: Phase 1 answer requires correction/clarification; see updated details below.", seed.Phase2, "phase2.md"},
+		{"Verification: Phase 1 was skipped (override '?'); this answer is fully search-based.", seed.Phase2, "phase2.md"},
+	} {
+		if !strings.Contains(string(doc), c.text) {
+			t.Errorf("the design document lacks %q (the test is out of date)", c.text)
+		}
+		if !strings.Contains(c.prompt, c.text) {
+			t.Errorf("seed %s lacks the design's %q", c.name, c.text)
+		}
+	}
+}

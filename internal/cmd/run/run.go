@@ -91,13 +91,13 @@ unreadable baseline, unwritable report).`,
 	f.StringVar(&opts.Cassettes, "cassettes", "cassettes", "cassette root folder")
 	f.StringArrayVar(&opts.Filter, "filter", nil, "select cases by id glob, tag, label or dataset (id:G, tag:T, label:L, dataset:D); repeatable, any term matches")
 	f.StringVar(&opts.Shard, "shard", "", "run slice `k/n` of the cases (join shards with searchbench merge)")
-	f.IntVar(&opts.Parallel, "parallel", 0, "cases replayed at once (default: number of CPUs)")
+	f.IntVar(&opts.Parallel, "parallel", 0, "cases replayed at once (0: one per CPU)")
 	f.StringVar(&opts.Out, "out", filepath.Join("reports", "latest"), "folder for report.json, report.md and junit.xml (\"\" writes none)")
 	f.StringVar(&opts.Runs, "runs", filepath.Join("reports", "runs"), "`folder` of stored runs: an unsharded run also writes its reports to <runs>/<variant>/<mode>/, which compare finds by name (\"\" stores none)")
 	f.StringVar(&opts.Config, "config", filepath.Join("config", "executor.yaml"), "tool-call parser configuration for the parser dataset")
 	opts.Gate.Register(f, "gates `file`: thresholds and regression rules")
 	f.BoolVar(&opts.Timestamps, "timestamps", false, "record the start time in the report (reports are then no longer byte-identical)")
-	f.IntVar(&opts.MaxFailures, "max-failures", 0, "failing checks shown in the tables (default 40; the JSON has all)")
+	f.IntVar(&opts.MaxFailures, "max-failures", report.DefaultMaxFailures, "failing checks shown in the tables (negative: none; the JSON has all)")
 	f.BoolVar(&opts.Quiet, "quiet", false, "print no tables (the gate verdict is still printed)")
 	return cmd
 }

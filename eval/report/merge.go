@@ -82,6 +82,7 @@ func Merge(srcs []Source, scorers []score.Scorer, w Writer) (Meta, []string, err
 		}
 		same("variant", m.Variant, f.Variant)
 		same("mode", m.Mode, f.Mode)
+		same("variant hash", m.VariantHash, f.VariantHash)
 		same("filter", strings.Join(m.Filter, ","), strings.Join(f.Filter, ","))
 		same("cassettes", m.Cassettes, f.Cassettes)
 		if !slices.Equal(m.Datasets, f.Datasets) {
@@ -136,11 +137,27 @@ func Merge(srcs []Source, scorers []score.Scorer, w Writer) (Meta, []string, err
 	if n <= 1 {
 		meta.Shards = nil
 	}
+	var backends, policies []string
 	for _, s := range shards {
 		if s.meta.StartedAt != "" && (meta.StartedAt == "" || s.meta.StartedAt < meta.StartedAt) {
 			meta.StartedAt = s.meta.StartedAt
 		}
+		for _, b := range strings.Split(s.meta.Backend, "+") {
+			if b != "" && !slices.Contains(backends, b) {
+				backends = append(backends, b)
+			}
+		}
+		for _, p := range s.meta.SimPolicies {
+			if !slices.Contains(policies, p) {
+				policies = append(policies, p)
+			}
+		}
 	}
+	// The merged run's backends and policies are those of all its shards
+	// (a shard sees only its own cases' cassettes).
+	slices.Sort(backends)
+	slices.Sort(policies)
+	meta.Backend, meta.SimPolicies = strings.Join(backends, "+"), policies
 
 	// Stream the cases in Seq order: a k-way merge of sorted shards.
 	if err := w.Begin(meta); err != nil {

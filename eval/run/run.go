@@ -206,7 +206,7 @@ func (o *Options) replayTraffic(ctx context.Context, in *score.Input) (*trace.Se
 	}
 	switch chk.Status {
 	case StatusStale:
-		return nil, &StaleError{Case: c.Key(), Path: path, Changed: chk.Changed, Hint: ropts.Rerecord}
+		return nil, &StaleError{Case: c.Key(), Path: path, Changed: chk.Changed, Then: chk.Entry.VariantHash, Now: o.Variant.Hash, Hint: ropts.Rerecord}
 	case StatusUnlisted:
 		return nil, &UnlistedError{Case: c.Key(), Path: path, Hint: ropts.Rerecord}
 	}

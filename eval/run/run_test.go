@@ -4,8 +4,10 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"io"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -222,6 +224,40 @@ func TestShippedCassettesAreReproducible(t *testing.T) {
 				if NeedsTraffic(it.Case) {
 					compare(variant, mode, it.Case.Dataset, it.Case.ID+".yaml")
 				}
+			}
+		}
+	}
+}
+
+// TestShippedCassettesReplayInEveryMode: both shipped variants replay in
+// both output modes with no case error: every cassette is there and
+// current.
+func TestShippedCassettesReplayInEveryMode(t *testing.T) {
+	items := plan(t, shipped(t))
+	p, err := executor.New(executor.DefaultConfig().Parser)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, variant := range []string{"seed", "routing-examples"} {
+		for _, mode := range prompts.Modes {
+			var buf bytes.Buffer
+			sum, err := Replay(context.Background(), items, Options{
+				Variant: shippedVariant(t, variant), Mode: mode, Cassettes: "../../cassettes", Scorers: score.All(), Parser: p,
+			}, report.Meta{SchemaVersion: report.SchemaVersion, Tool: "searchbench"}, report.NewJSON(&buf))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if sum.Errors != 0 || sum.Cases != len(items) {
+				t.Errorf("%s/%s: %d of %d cases could not run", variant, mode, sum.Errors, sum.Cases)
+			}
+			var m report.Meta
+			src := report.Source{Name: "replay", Open: func() (io.ReadCloser, error) { return io.NopCloser(bytes.NewReader(buf.Bytes())), nil }}
+			if err := report.Scan(src, func(x report.Meta) error { m = x; return nil }, func(*report.CaseRecord) error { return nil }, nil); err != nil {
+				t.Fatal(err)
+			}
+			want := report.Meta{SchemaVersion: report.SchemaVersion, Tool: "searchbench", Variant: variant, VariantHash: shippedVariant(t, variant).Hash, Mode: mode, Backend: "sim", SimPolicies: []string{variant}}
+			if !reflect.DeepEqual(m, want) {
+				t.Errorf("%s/%s: meta %+v, want %+v", variant, mode, m, want)
 			}
 		}
 	}

@@ -57,6 +57,8 @@ type Manifest struct {
 type Entry struct {
 	Backend string `json:"backend"`          // BackendSim or BackendLive
 	Policy  string `json:"policy,omitempty"` // the simulator policy (sim only)
+	// VariantHash is the variant's content hash when the case was recorded.
+	VariantHash string `json:"variant_hash"`
 	// Files maps each variant file the case's requests used (its system
 	// prompts, tools and settings) to its hash at recording time.
 	Files map[string]string `json:"files"`
@@ -161,7 +163,7 @@ func UsedFiles(s *trace.Session) []string {
 
 // entryOf is the manifest entry of a case just recorded.
 func entryOf(v *prompts.Variant, backend, policy string, s *trace.Session) Entry {
-	e := Entry{Backend: backend, Files: map[string]string{}}
+	e := Entry{Backend: backend, VariantHash: v.Hash, Files: map[string]string{}}
 	if backend == BackendSim {
 		e.Policy = policy
 	}
@@ -177,12 +179,14 @@ type StaleError struct {
 	Case    string
 	Path    string
 	Changed []string
-	Hint    string // the command that re-records what is stale
+	// Then and Now are the variant's hashes at recording time and now.
+	Then, Now string
+	Hint      string // the command that re-records what is stale
 }
 
 func (e *StaleError) Error() string {
-	s := fmt.Sprintf("stale cassette %s (case %s): recorded before %s changed, so the requests it holds are no longer the ones the variant sends",
-		filepath.ToSlash(e.Path), e.Case, joinAnd(e.Changed))
+	s := fmt.Sprintf("stale cassette %s (case %s): recorded before %s changed (variant hash %s then, %s now), so the requests it holds are no longer the ones the variant sends",
+		filepath.ToSlash(e.Path), e.Case, joinAnd(e.Changed), e.Then, e.Now)
 	if e.Hint != "" {
 		s += "; re-record what is stale with: " + e.Hint
 	}

@@ -10,6 +10,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"slices"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -19,6 +20,7 @@ import (
 	"github.com/searchbench/searchbench/internal/fsutil"
 	"github.com/searchbench/searchbench/orchestrator"
 	"github.com/searchbench/searchbench/orchestrator/httpx"
+	"github.com/searchbench/searchbench/orchestrator/prompts"
 	"github.com/searchbench/searchbench/orchestrator/search"
 )
 
@@ -77,6 +79,9 @@ func askRun(ctx context.Context, opts *Options) (err error) {
 	v, mode, err := opts.Variant.Load()
 	if err != nil {
 		return err
+	}
+	if opts.Effort != "" && !slices.Contains(prompts.ReasoningEfforts, opts.Effort) {
+		return cmdutil.Usagef("--reasoning-effort %q: want one of %s", opts.Effort, strings.Join(prompts.ReasoningEfforts, ", "))
 	}
 	rt := opts.Transport
 	if rt == nil {

@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"net/http"
+	"os"
+	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
@@ -12,6 +14,7 @@ import (
 	"github.com/searchbench/searchbench/orchestrator/answer"
 	"github.com/searchbench/searchbench/orchestrator/httpx"
 	"github.com/searchbench/searchbench/orchestrator/llm"
+	"github.com/searchbench/searchbench/orchestrator/prompts"
 	"github.com/searchbench/searchbench/orchestrator/trace"
 )
 
@@ -439,5 +442,52 @@ func TestMissingKeysBeforeAnyRequest(t *testing.T) {
 	}
 	if len(f.requests()) != 0 {
 		t.Fatal("a request was made")
+	}
+}
+
+// TestVariantSettingsReachRequests: a variant's variant.yaml settings go
+// into every chat request (model, temperature, reasoning effort, token
+// budget), its mode and always-on search apply, and explicit options win.
+func TestVariantSettingsReachRequests(t *testing.T) {
+	dir := t.TempDir()
+	os.MkdirAll(filepath.Join(dir, "tuned"), 0o755)
+	os.WriteFile(filepath.Join(dir, "tuned", "variant.yaml"), []byte(
+		"model: gpt-oss-20b\ntemperature: 0.3\nreasoning_effort: high\nmax_completion_tokens: 2048\nalways_on_search: true\n"), 0o644)
+	v, err := prompts.Load(dir, "tuned")
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := newFake(t)
+	a, _ := f.assistant(Options{Prompts: v})
+	if a.Options().Mode != trace.ModeModel || !a.Options().AlwaysOn {
+		t.Fatalf("options %+v", a.Options())
+	}
+	f.script(reply{content: goodAnswer(answer.VerificationSkipped)})
+	if _, err := a.NewSession().Turn(context.Background(), "? what are current EU AI regulations"); err != nil {
+		t.Fatal(err)
+	}
+	reqs := f.requests()
+	if len(reqs) == 0 {
+		t.Fatal("no chat request")
+	}
+	raw := reqs[0].raw
+	for _, want := range []string{`"model":"gpt-oss-20b"`, `"temperature":0.3`, `"reasoning_effort":"high"`, `"max_completion_tokens":2048`} {
+		if !strings.Contains(raw, want) {
+			t.Errorf("request lacks %s: %s", want, raw)
+		}
+	}
+	f.mu.Lock()
+	searches := append([]string(nil), f.searches...)
+	f.mu.Unlock()
+	if len(searches) == 0 || !strings.HasPrefix(searches[0], "tavily:") {
+		t.Errorf("always_on_search: searches %v", searches)
+	}
+
+	// Explicit options win over the variant's settings.
+	f2 := newFake(t)
+	effort := "low"
+	a2, _ := f2.assistant(Options{Prompts: v, ReasoningEffort: effort, Model: "gpt-oss-120b", Mode: trace.ModeStructured})
+	if o := a2.Options(); o.ReasoningEffort != "low" || o.Model != "gpt-oss-120b" || o.Mode != trace.ModeStructured {
+		t.Errorf("explicit options lost: %+v", o)
 	}
 }

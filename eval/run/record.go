@@ -14,7 +14,6 @@ import (
 	"github.com/searchbench/searchbench/orchestrator"
 	"github.com/searchbench/searchbench/orchestrator/httpx"
 	"github.com/searchbench/searchbench/orchestrator/prompts"
-	"github.com/searchbench/searchbench/orchestrator/trace"
 )
 
 // Backends a recording can talk to.
@@ -57,19 +56,11 @@ var simKeys = map[string]string{
 // Shelf is the shelf a recording with these options fills.
 func (o *RecordOptions) Shelf() Shelf {
 	o.defaults()
-	return Shelf{Root: o.Cassettes, Variant: o.Variant.Name, Mode: o.Mode}
+	return shelfOf(o.Cassettes, &o.Variant, &o.Mode)
 }
 
 func (o *RecordOptions) defaults() {
-	if o.Variant == nil {
-		o.Variant = prompts.Builtin()
-	}
-	if o.Mode == "" {
-		o.Mode = o.Variant.Settings.Mode
-	}
-	if o.Mode == "" {
-		o.Mode = trace.ModeModel
-	}
+	shelfOf(o.Cassettes, &o.Variant, &o.Mode)
 	if o.Policy == "" {
 		o.Policy = o.Variant.Name
 	}

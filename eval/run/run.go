@@ -131,22 +131,9 @@ func Replay(ctx context.Context, items []Item, opts Options, meta report.Meta, w
 }
 
 // Shelf is the shelf a replay with these options reads.
-func (o *Options) Shelf() Shelf {
-	o.defaults()
-	return Shelf{Root: o.Cassettes, Variant: o.Variant.Name, Mode: o.Mode}
-}
+func (o *Options) Shelf() Shelf { return shelfOf(o.Cassettes, &o.Variant, &o.Mode) }
 
-func (o *Options) defaults() {
-	if o.Variant == nil {
-		o.Variant = prompts.Builtin()
-	}
-	if o.Mode == "" {
-		o.Mode = o.Variant.Settings.Mode
-	}
-	if o.Mode == "" {
-		o.Mode = trace.ModeModel
-	}
-}
+func (o *Options) defaults() { o.Shelf() }
 
 func (o *Options) parallel() int {
 	if o.Parallel > 0 {

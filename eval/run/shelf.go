@@ -33,6 +33,16 @@ type Shelf struct {
 	Mode    string
 }
 
+// shelfOf resolves a run's variant (nil: the built-in seed) and mode (""
+// the variant's), and returns its shelf under root.
+func shelfOf(root string, v **prompts.Variant, mode *string) Shelf {
+	if *v == nil {
+		*v = prompts.Builtin()
+	}
+	*mode = (*v).Mode(*mode)
+	return Shelf{Root: root, Variant: (*v).Name, Mode: *mode}
+}
+
 // Dir is the shelf's folder.
 func (s Shelf) Dir() string { return vcr.Dir(s.Root, s.Variant, s.Mode) }
 

@@ -331,6 +331,18 @@ func (v *Variant) text(file string) string {
 	return ""
 }
 
+// Mode is the output mode a run of v uses when asked for mode: mode itself
+// when set, else the variant's setting, else "model".
+func (v *Variant) Mode(mode string) string {
+	if mode == "" {
+		mode = v.Settings.Mode
+	}
+	if mode == "" {
+		mode = Modes[0]
+	}
+	return mode
+}
+
 // Changed lists the files whose hash in v differs from old (a file→hash
 // map recorded earlier), sorted in Files order. Files old does not mention
 // are not compared.

@@ -39,14 +39,7 @@ func (f *Flags) Load() (*prompts.Variant, string, error) {
 	if err != nil {
 		return nil, "", cmdutil.Usage(err)
 	}
-	mode := f.Mode
-	if mode == "" {
-		mode = v.Settings.Mode
-	}
-	if mode == "" {
-		mode = prompts.Modes[0]
-	}
-	return v, mode, nil
+	return v, v.Mode(f.Mode), nil
 }
 
 // CheckMode is the usage check of a --mode value ("" allowed: the default).

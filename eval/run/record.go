@@ -56,11 +56,11 @@ var simKeys = map[string]string{
 // Shelf is the shelf a recording with these options fills.
 func (o *RecordOptions) Shelf() Shelf {
 	o.defaults()
-	return shelfOf(o.Cassettes, &o.Variant, &o.Mode)
+	return Shelf{Root: o.Cassettes, Variant: o.Variant.Name, Mode: o.Mode}
 }
 
 func (o *RecordOptions) defaults() {
-	shelfOf(o.Cassettes, &o.Variant, &o.Mode)
+	resolve(&o.Variant, &o.Mode)
 	if o.Policy == "" {
 		o.Policy = o.Variant.Name
 	}

@@ -74,6 +74,7 @@ type Options struct {
 	Done func(rec *report.CaseRecord)
 
 	manifest *Manifest // the shelf's recorded.json, read by Replay
+	shelf    Shelf     // resolved by Replay before any case runs
 }
 
 // replayKey is the placeholder key replays run with: requests are matched
@@ -96,7 +97,7 @@ func Replay(ctx context.Context, items []Item, opts Options, meta report.Meta, w
 	if err != nil {
 		return report.Summary{}, err
 	}
-	opts.manifest = m
+	opts.manifest, opts.shelf = m, shelf
 	var entries []Entry
 	for _, it := range items {
 		if e, ok := m.Cases[it.Case.Key()]; ok && NeedsTraffic(it.Case) {
@@ -131,9 +132,12 @@ func Replay(ctx context.Context, items []Item, opts Options, meta report.Meta, w
 }
 
 // Shelf is the shelf a replay with these options reads.
-func (o *Options) Shelf() Shelf { return shelfOf(o.Cassettes, &o.Variant, &o.Mode) }
+func (o *Options) Shelf() Shelf {
+	o.defaults()
+	return Shelf{Root: o.Cassettes, Variant: o.Variant.Name, Mode: o.Mode}
+}
 
-func (o *Options) defaults() { o.Shelf() }
+func (o *Options) defaults() { resolve(&o.Variant, &o.Mode) }
 
 func (o *Options) parallel() int {
 	if o.Parallel > 0 {
@@ -181,7 +185,7 @@ func (o *Options) mode(c *dataset.Case) string {
 // its Phase 2 answers through in, so the scorers find them checked.
 func (o *Options) replayTraffic(ctx context.Context, in *score.Input) (*trace.Session, error) {
 	c := in.Case
-	shelf := o.Shelf()
+	shelf := o.shelf
 	path := shelf.Path(c)
 	ropts := vcr.ReplayOptions{Case: c.Key(), Clock: vcr.NewClock()}
 	chk := Check{Status: StatusCurrent}

@@ -33,14 +33,15 @@ type Shelf struct {
 	Mode    string
 }
 
-// shelfOf resolves a run's variant (nil: the built-in seed) and mode (""
-// the variant's), and returns its shelf under root.
-func shelfOf(root string, v **prompts.Variant, mode *string) Shelf {
+// resolve fills in a run's variant (nil: the built-in seed) and mode (""
+// the variant's). Call it once, before any goroutine reads them.
+func resolve(v **prompts.Variant, mode *string) {
 	if *v == nil {
 		*v = prompts.Builtin()
 	}
-	*mode = (*v).Mode(*mode)
-	return Shelf{Root: root, Variant: (*v).Name, Mode: *mode}
+	if m := (*v).Mode(*mode); m != *mode {
+		*mode = m
+	}
 }
 
 // Dir is the shelf's folder.

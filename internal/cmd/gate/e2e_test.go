@@ -34,7 +34,7 @@ func shipped(sub string) string { return filepath.Join(repo, sub) }
 // runArgs replays the shipped data into out, gated against baseline.
 func runArgs(out, baseline string, extra ...string) []string {
 	return append([]string{"run", "--quiet", "--datasets", shipped("datasets"), "--cassettes", shipped("cassettes"),
-		"--config", shipped("config/executor.yaml"), "--out", out, "--gates", shipped("gates.yaml"), "--baseline", baseline}, extra...)
+		"--config", shipped("config/executor.yaml"), "--out", out, "--runs", "", "--gates", shipped("gates.yaml"), "--baseline", baseline}, extra...)
 }
 
 // gateSection returns the raw bytes of report.json's "gate" section.

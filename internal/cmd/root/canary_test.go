@@ -155,13 +155,13 @@ func TestCanaryRecordAndReplay(t *testing.T) {
 	// Replay with the same environment matches: the cassette keeps the
 	// gateway URL with its password and query key masked, and replay masks
 	// the live URL the same way.
-	if code, out, errOut := sb("run", "--out", filepath.Join(dir, "out"), "--config", "../../../config/executor.yaml"); code != 0 {
+	if code, out, errOut := sb("run", "--runs", filepath.Join(dir, "runs"), "--out", filepath.Join(dir, "out"), "--config", "../../../config/executor.yaml"); code != 0 {
 		t.Fatalf("run: exit %d\n%s\n%s", code, out, errOut)
 	}
 	// A replay that misses prints a diff of the URLs into every report:
 	// still clean.
 	env["TAVILY_BASE_URL"] = u.String() + "/tavily/v2?api_key=" + url.QueryEscape(canaryQuery)
-	if code, out, errOut := sb("run", "--out", filepath.Join(dir, "out-miss"), "--config", "../../../config/executor.yaml"); code != cmdutil.ExitInfra || !strings.Contains(out+errOut, "no recorded interaction") {
+	if code, out, errOut := sb("run", "--runs", "", "--out", filepath.Join(dir, "out-miss"), "--config", "../../../config/executor.yaml"); code != cmdutil.ExitInfra || !strings.Contains(out+errOut, "no recorded interaction") {
 		t.Fatalf("run against another URL: exit %d, want a cassette miss (3)\n%s\n%s", code, out, errOut)
 	}
 	if n := assertTreeClean(t, dir); n < 4 {

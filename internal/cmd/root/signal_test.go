@@ -42,7 +42,7 @@ func TestInterruptedRunKeepsPreviousReports(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel() // the signal arrives before the first case
 	io, _, errOut := cmdutil.Test("")
-	code := root.Main(ctx, append([]string{"run", "--quiet", "--out", out}, shipped...), io)
+	code := root.Main(ctx, append([]string{"run", "--quiet", "--runs", "", "--out", out}, shipped...), io)
 	if code != cmdutil.ExitInterrupted || !strings.Contains(errOut.String(), "interrupted") {
 		t.Fatalf("exit %d, want %d; stderr: %s", code, cmdutil.ExitInterrupted, errOut)
 	}
@@ -68,7 +68,7 @@ func TestSIGTERM(t *testing.T) {
 	out := t.TempDir()
 	for i := 0; i < 3; i++ {
 		cmd := exec.Command(os.Args[0], "-test.run=^$")
-		cmd.Env = append(os.Environ(), "SEARCHBENCH_SIGNAL_CHILD="+strings.Join(append([]string{"run", "--quiet", "--out", out}, shipped...), "\x1f"))
+		cmd.Env = append(os.Environ(), "SEARCHBENCH_SIGNAL_CHILD="+strings.Join(append([]string{"run", "--quiet", "--runs", "", "--out", out}, shipped...), "\x1f"))
 		stderr, err := cmd.StderrPipe()
 		if err != nil {
 			t.Fatal(err)
@@ -139,7 +139,7 @@ func TestConcurrentRunsNeverMixReports(t *testing.T) {
 		for _, f := range filters {
 			wg.Go(func() {
 				io, _, errOut := cmdutil.Test("")
-				if code := root.Main(context.Background(), append([]string{"run", "--quiet", "--out", out, "--filter", f}, shipped...), io); code != 0 {
+				if code := root.Main(context.Background(), append([]string{"run", "--quiet", "--runs", "", "--out", out, "--filter", f}, shipped...), io); code != 0 {
 					t.Errorf("run %s: exit %d: %s", f, code, errOut)
 				}
 			})

@@ -86,6 +86,9 @@ func sb(t *testing.T, dir string, args ...string) (int, string, string) {
 		full = append(full, "--prompts", "../../../prompts")
 	}
 	if full[0] == "run" {
+		if !contains(full, "--runs") {
+			full = append(full, "--runs", filepath.Join(dir, "runs"))
+		}
 		if !contains(full, "--out") {
 			full = append(full, "--out", filepath.Join(dir, "out"))
 		}
@@ -128,6 +131,11 @@ func TestRun(t *testing.T) {
 		if _, err := os.Stat(filepath.Join(dir, "out", name)); err != nil {
 			t.Error(err)
 		}
+	}
+	// The run is also stored by name, with the same bytes.
+	stored, err := os.ReadFile(filepath.Join(dir, "runs", "seed", "model", "report.json"))
+	if err != nil || !bytes.Equal(stored, first) {
+		t.Errorf("stored run: %v (equal: %v)", err, bytes.Equal(stored, first))
 	}
 	// Same inputs, same bytes, whatever the parallelism.
 	sb(t, dir, "run", "--quiet", "--parallel", "1", "--out", "out2")

@@ -432,6 +432,17 @@ func parseSettings(file string, data []byte, inherited Settings) (Settings, []pr
 		}
 		return n.Value, true
 	}
+	// enum sets *dst to the node's value when it is one of allowed.
+	enum := func(n *yaml.Node, key string, allowed []string, dst *string) {
+		x, ok := str(n, key)
+		switch {
+		case !ok:
+		case !slices.Contains(allowed, x):
+			addf(n, "%s: %q is not one of %s", key, x, strings.Join(allowed, ", "))
+		default:
+			*dst = x
+		}
+	}
 	keys := []string{"model", "reasoning_effort", "temperature", "max_completion_tokens", "mode", "always_on_search"}
 	seen := map[string]bool{}
 	for i := 0; i+1 < len(m.Content); i += 2 {
@@ -447,21 +458,9 @@ func parseSettings(file string, data []byte, inherited Settings) (Settings, []pr
 				s.Model = x
 			}
 		case "reasoning_effort":
-			if x, ok := str(val, k.Value); ok {
-				if !slices.Contains(ReasoningEfforts, x) {
-					addf(val, "reasoning_effort: %q is not one of %s", x, strings.Join(ReasoningEfforts, ", "))
-				} else {
-					s.ReasoningEffort = x
-				}
-			}
+			enum(val, k.Value, ReasoningEfforts, &s.ReasoningEffort)
 		case "mode":
-			if x, ok := str(val, k.Value); ok {
-				if !slices.Contains(Modes, x) {
-					addf(val, "mode: %q is not one of %s", x, strings.Join(Modes, ", "))
-				} else {
-					s.Mode = x
-				}
-			}
+			enum(val, k.Value, Modes, &s.Mode)
 		case "temperature":
 			var f float64
 			if val.Kind != yaml.ScalarNode || (val.Tag != "!!float" && val.Tag != "!!int") || val.Decode(&f) != nil || f < 0 || f > 2 {

@@ -79,8 +79,9 @@ func newConfigError(ps []Problem) *ConfigError {
 
 // metricRE is a metric name: a scorer, then dot-separated parts (labels
 // may be upper case, as in consent.accuracy.YES; a parser chain is
-// primary>fallback); a pattern may end in ".*".
-var metricRE = regexp.MustCompile(`^[a-z][a-z0-9_]*((\.[A-Za-z0-9_>]+)+(\.\*)?|\.\*)$`)
+// primary>fallback; a dataset name may hold a hyphen, as in
+// consent.dataset.consent-heldout); a pattern may end in ".*".
+var metricRE = regexp.MustCompile(`^[a-z][a-z0-9_]*((\.[A-Za-z0-9_>-]+)+(\.\*)?|\.\*)$`)
 
 // Load parses a gates file. Every metric name and pattern must be in the
 // scorers' declared catalogue (not merely in some run's output): a name

@@ -28,6 +28,9 @@ var Placeholders = map[string][]string{
 	"{intent}":   dataset.ConsentLabels,
 	"{strategy}": dataset.Strategies,
 	"{chain}":    chains(),
+	// {dataset} is any dataset's name (a file's base name, no dots): the
+	// names are known only when a run loads its files.
+	"{dataset}": nil,
 }
 
 // chains returns every primary>fallback pair of distinct strategies, the
@@ -105,7 +108,7 @@ func matchDeclared(d, metric string) bool {
 	}
 	for i := range ds {
 		if vals, ok := Placeholders[ds[i]]; ok {
-			if !slices.Contains(vals, ms[i]) {
+			if vals == nil && ms[i] == "" || vals != nil && !slices.Contains(vals, ms[i]) {
 				return false
 			}
 		} else if ds[i] != ms[i] {
@@ -119,8 +122,8 @@ func expand(d string) []string {
 	out := []string{""}
 	for i, seg := range strings.Split(d, ".") {
 		vals, ok := Placeholders[seg]
-		if !ok {
-			vals = []string{seg}
+		if !ok || vals == nil {
+			vals = []string{seg} // an open set stays a placeholder
 		}
 		next := make([]string, 0, len(out)*len(vals))
 		for _, p := range out {

@@ -2,6 +2,7 @@ package score
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 
 	"github.com/searchbench/searchbench/eval/dataset"
@@ -16,6 +17,11 @@ type Consent struct{}
 // per-label recall is reported as MetricConsentAccuracy + "." + label.
 const MetricConsentAccuracy = "consent.accuracy"
 
+// MetricConsentDataset + "." + a dataset's name is the accuracy on that
+// file alone, so that a held-out set (datasets/consent-heldout.yaml) is
+// reported beside the set the lexicon is tuned on.
+const MetricConsentDataset = "consent.dataset"
+
 // Name implements Scorer.
 func (Consent) Name() string { return "consent" }
 
@@ -24,6 +30,7 @@ func (Consent) Declare() Declaration {
 	return Declaration{Kinds: []string{dataset.KindConsent}, Measure: false, Metrics: []string{
 		MetricConsentAccuracy,
 		MetricConsentAccuracy + ".{intent}",
+		MetricConsentDataset + ".{dataset}",
 	}}
 }
 
@@ -53,27 +60,31 @@ func (Consent) NewAggregator() Aggregator { return &consentAgg{} }
 
 type consentAgg struct {
 	Rates
-	labels map[string][2]int // label → {correct, total}
-	wrong  [][]string
+	labels   map[string][2]int // label → {correct, total}
+	datasets map[string][2]int // dataset → {correct, total}
+	wrong    [][]string
 }
 
 func (a *consentAgg) Add(c CaseInfo, r Result) {
 	a.Rates.Add(c, r)
 	if a.labels == nil {
 		a.labels = map[string][2]int{}
+		a.datasets = map[string][2]int{}
 	}
 	for _, ch := range r.Checks {
 		if ch.Name != "intent" {
 			continue
 		}
-		n := a.labels[ch.Expected]
+		n, d := a.labels[ch.Expected], a.datasets[c.Dataset]
 		n[1]++
+		d[1]++
 		if ch.Pass {
 			n[0]++
+			d[0]++
 		} else {
 			a.wrong = append(a.wrong, []string{c.Key, r.Attrs["reply"], ch.Expected, ch.Got, r.Attrs["rule"]})
 		}
-		a.labels[ch.Expected] = n
+		a.labels[ch.Expected], a.datasets[c.Dataset] = n, d
 	}
 }
 
@@ -93,6 +104,12 @@ func (a *consentAgg) Summary() Summary {
 		}
 		m := RateMetric(MetricConsentAccuracy+"."+l, n[0], n[1], false)
 		m.Note = "recall: the share of replies labelled " + l + " classified " + l
+		s.Metrics = append(s.Metrics, m)
+	}
+	for _, ds := range slices.Sorted(maps.Keys(a.datasets)) {
+		n := a.datasets[ds]
+		m := RateMetric(MetricConsentDataset+"."+ds, n[0], n[1], false)
+		m.Note = "accuracy on datasets/" + ds + ".yaml alone"
 		s.Metrics = append(s.Metrics, m)
 	}
 	if len(a.wrong) > 0 {

@@ -1,6 +1,9 @@
 package consent
 
-import "strings"
+import (
+	"strings"
+	"unicode"
+)
 
 // Intent is what a reply to the consent question means.
 type Intent string
@@ -21,6 +24,10 @@ const (
 	RuleYesAfterNo       = "yes.after-no"
 	RuleSearchPhrase     = "search.phrase"
 	RuleSearchAfterNo    = "search.after-no"
+	RuleSearchRequest    = "search.request"
+	RuleSearchRemark     = "search.remark"
+	RuleYesRemark        = "yes.remark"
+	RuleNoDecline        = "no.decline"
 	RuleNoWord           = "no.word"
 	RuleNoNegatedYes     = "no.negated-yes"
 	RuleNoAfterYes       = "no.after-yes"
@@ -105,28 +112,33 @@ func (m *matcher) classify(reply string) verdict {
 		return verdict{intent: No, rule: RuleNoEmpty}
 	}
 
-	var votes []vote
-	polite := false
+	var st state
 	for ci, c := range clauses {
-		segs, ok := m.segment(c)
+		segs, ok := m.cover(c)
 		if ok {
-			votes, polite = tally(votes, segs, polite)
+			st.tally(segs)
 			continue
 		}
 		// New content: carry the reply from this clause on, without the
-		// consent and joiners that introduce it.
+		// consent and joiners that introduce it — unless, with no joiner,
+		// it is a remark beside a consent (see loose).
 		strip := m.joinerPrefix(c)
+		if strip == 0 {
+			if v, ok := m.loose(toks, clauses[ci:], st); ok {
+				return v
+			}
+		}
 		if strip > 0 {
 			pre, _ := m.segment(c[:strip])
-			votes, _ = tally(votes, pre, polite)
+			st.tally(pre)
 		}
 		start := c[strip].start
 		if ci == 0 && strip == 0 {
 			start = 0 // keep a leading override '?'
 		}
 		v := verdict{intent: NewQuery, rule: RuleNewContent, query: strings.TrimSpace(reply[start:])}
-		if len(votes) > 0 {
-			if votes[len(votes)-1].no {
+		if len(st.votes) > 0 {
+			if st.votes[len(st.votes)-1].no {
 				v.rule = RuleNewAfterNo
 			} else {
 				v.rule = RuleNewAfterYes
@@ -134,9 +146,21 @@ func (m *matcher) classify(reply string) verdict {
 		}
 		return v
 	}
+	return st.decide()
+}
 
+// state is what the clauses read so far add up to.
+type state struct {
+	votes     []vote
+	polite    bool // a polite entry that no negator took
+	requested bool // a request entry framed a search_now entry ("got a source?")
+}
+
+// decide turns the votes into a verdict by the rules of doc.go.
+func (st *state) decide() verdict {
+	votes := st.votes
 	if len(votes) == 0 {
-		if polite {
+		if st.polite {
 			return verdict{intent: Yes, rule: RuleYesPlease}
 		}
 		return verdict{intent: No, rule: RuleNoFillerOnly}
@@ -161,12 +185,96 @@ func (m *matcher) classify(reply string) verdict {
 	switch {
 	case search && afterNo:
 		return verdict{intent: SearchNow, rule: RuleSearchAfterNo}
+	case search && st.requested:
+		return verdict{intent: SearchNow, rule: RuleSearchRequest}
 	case search:
 		return verdict{intent: SearchNow, rule: RuleSearchPhrase}
 	case afterNo:
 		return verdict{intent: Yes, rule: RuleYesAfterNo}
 	}
 	return verdict{intent: Yes, rule: RuleYesWord}
+}
+
+// maxRemarkWords bounds the words a remark beside a consent may have that
+// no entry covers: past it, a reply is saying something of its own.
+const maxRemarkWords = 8
+
+// loose reads the clauses from the first one the entries do not cover as a
+// remark beside a consent rather than new content: "no, I'm satisfied",
+// "not needed right now", "sure, I would appreciate it", "ok, you can
+// search". It applies when
+//
+//   - the uncovered clauses hold no cue of a new question or topic: no
+//     question opener first ("what", "tell", "how"…), no content cue anywhere
+//     (a wh-word, "meant", "asking"…), no digit, no word the entries do not know after a
+//     search_now entry (the check has an object of its own: "sources on the
+//     Battle of Hastings"), and no '?' unless the remark itself names a
+//     decision;
+//   - they have at most maxRemarkWords uncovered words in all;
+//   - some entry decides: a vote in an earlier clause or in the remark
+//     itself, found by covering what can be covered and skipping the rest.
+//
+// The decision is then the usual one (the last vote wins, a negator takes the
+// next positive entry), under its own rule: no.decline, yes.remark or
+// search.remark.
+func (m *matcher) loose(toks []token, rest [][]token, st state) (verdict, bool) {
+	question := false
+	for _, t := range toks {
+		if t.kind == tokSep && t.text == "?" && t.start >= rest[0][0].start {
+			question = true
+		}
+	}
+	uncovered, remarkVotes := 0, 0
+	for _, c := range rest {
+		if segs, ok := m.segment(c); ok {
+			n := len(st.votes)
+			st.tally(segs)
+			remarkVotes += len(st.votes) - n
+			continue
+		}
+		if m.lx.openers[c[0].key] {
+			return verdict{}, false
+		}
+		var segs []segment
+		searched := false
+		for i := 0; i < len(c); {
+			w := c[i]
+			if m.lx.cues[w.key] || strings.ContainsFunc(w.text, unicode.IsDigit) {
+				return verdict{}, false
+			}
+			length, k := 0, class(0)
+			m.eachEntry(c, i, func(l int, kk class) { length, k = l, kk })
+			if length == 0 {
+				if searched {
+					return verdict{}, false // the check has an object of its own: "sources on the Battle of Hastings"
+				}
+				uncovered++
+				i++
+				continue
+			}
+			searched = searched || k == clSearch
+			if k != clRequest { // a request frames only a covered search_now entry
+				segs = append(segs, segment{class: k, from: i, to: i + length})
+			}
+			i += length
+		}
+		n := len(st.votes)
+		st.tally(segs)
+		remarkVotes += len(st.votes) - n
+	}
+	if uncovered > maxRemarkWords || len(st.votes) == 0 || (question && remarkVotes == 0) {
+		return verdict{}, false
+	}
+	v := st.decide()
+	switch v.intent {
+	case No:
+		v.rule = RuleNoDecline
+	case Yes:
+		v.rule = RuleYesRemark
+	case SearchNow:
+		v.rule = RuleSearchRemark
+	}
+	return v, true
 }
 
 func hasVote(votes []vote, no bool) bool {
@@ -178,49 +286,51 @@ func hasVote(votes []vote, no bool) bool {
 	return false
 }
 
-// tally appends the votes of one clause's segments. A negator negates the
-// next positive entry of its clause, skipping filler; a negator with nothing
-// to negate is a NO of its own ("don't").
-func tally(votes []vote, segs []segment, polite bool) ([]vote, bool) {
+// tally adds the votes of one clause's segments. A negator negates the next
+// positive entry of its clause, skipping filler; a negator with nothing to
+// negate is a NO of its own ("don't").
+func (st *state) tally(segs []segment) {
 	pending := false
 	for _, s := range segs {
 		switch s.class {
 		case clNegator:
 			if pending {
-				votes = append(votes, vote{no: true})
+				st.votes = append(st.votes, vote{no: true})
 			}
 			pending = true
 		case clYes, clSearch, clPolite:
 			if pending {
-				votes = append(votes, vote{no: true, negated: true})
+				st.votes = append(st.votes, vote{no: true, negated: true})
 				pending = false
 			} else if s.class == clPolite {
-				polite = true
+				st.polite = true
 			} else {
-				votes = append(votes, vote{search: s.class == clSearch})
+				st.votes = append(st.votes, vote{search: s.class == clSearch})
 			}
 		case clNo:
 			if pending {
-				votes = append(votes, vote{no: true})
+				st.votes = append(st.votes, vote{no: true})
 				pending = false
 			}
-			votes = append(votes, vote{no: true})
+			st.votes = append(st.votes, vote{no: true})
 		case clConnective, clNewQuestion:
 			if pending {
-				votes = append(votes, vote{no: true})
+				st.votes = append(st.votes, vote{no: true})
 				pending = false
 			}
+		case clRequest:
+			st.requested = true
 		}
 	}
 	if pending {
-		votes = append(votes, vote{no: true})
+		st.votes = append(st.votes, vote{no: true})
 	}
-	return votes, polite
 }
 
 // segment covers a clause with lexicon entries, using as few entries as
 // possible and, among equal covers, the longest entry first. ok is false
-// when some word is not covered: the clause is new content.
+// when some word is not covered, or when request entries ("got", "any",
+// "show me") frame no search_now entry: the clause is new content.
 func (m *matcher) segment(c []token) ([]segment, bool) {
 	n := len(c)
 	const inf = int(^uint(0) >> 1)
@@ -239,10 +349,66 @@ func (m *matcher) segment(c []token) ([]segment, bool) {
 		return nil, false
 	}
 	segs := make([]segment, 0, cost[0])
+	request, search := false, false
 	for i := 0; i < n; i += step[i] {
 		segs = append(segs, segment{class: cls[i], from: i, to: i + step[i]})
+		request = request || cls[i] == clRequest
+		search = search || cls[i] == clSearch
+	}
+	if request && !search {
+		return nil, false
 	}
 	return segs, true
+}
+
+// cover is segment with two second tries for a clause it cannot cover:
+// without its intensifiers ("is that actually true"), and with each typo
+// that is one slip from a phrase word read as that word, where it then falls
+// inside a phrase ("sounds goof" → "sounds good").
+func (m *matcher) cover(c []token) ([]segment, bool) {
+	if segs, ok := m.segment(c); ok {
+		return segs, true
+	}
+	if plain := m.withoutIntensifiers(c); len(plain) > 0 && len(plain) < len(c) {
+		if segs, ok := m.segment(plain); ok {
+			return segs, true
+		}
+	}
+	fixed := make([]token, len(c))
+	copy(fixed, c)
+	n := 0
+	for i := range fixed {
+		if fixed[i].alt != "" {
+			fixed[i].key = fixed[i].alt
+			n++
+		}
+	}
+	if n == 0 {
+		return nil, false
+	}
+	segs, ok := m.segment(fixed)
+	if !ok {
+		return nil, false
+	}
+	for _, s := range segs {
+		for i := s.from; i < s.to; i++ {
+			if c[i].alt != "" && s.to-s.from < 2 {
+				return nil, false // the correction made no phrase match
+			}
+		}
+	}
+	return segs, true
+}
+
+// withoutIntensifiers returns a copy of c without its intensifiers.
+func (m *matcher) withoutIntensifiers(c []token) []token {
+	var out []token
+	for _, t := range c {
+		if !m.lx.intensifiers[t.key] {
+			out = append(out, t)
+		}
+	}
+	return out
 }
 
 // joinerPrefix returns where the new content of an uncovered clause starts:
@@ -286,5 +452,23 @@ func (m *matcher) eachEntry(c []token, i int, f func(length int, k class)) {
 		if k, ok := m.lx.entries[string(key)]; ok {
 			f(length, k)
 		}
+	}
+}
+
+// Rule is one row of the rule table in doc.go: its stable id and the intent
+// it decides ("" for the routing rules of a turn that awaits no consent).
+type Rule struct {
+	ID     string
+	Intent Intent
+}
+
+// AllRules lists every rule id in the order of doc.go's table.
+func AllRules() []Rule {
+	return []Rule{
+		{RuleYesWord, Yes}, {RuleYesPlease, Yes}, {RuleYesAfterNo, Yes}, {RuleYesRemark, Yes},
+		{RuleSearchPhrase, SearchNow}, {RuleSearchRequest, SearchNow}, {RuleSearchAfterNo, SearchNow}, {RuleSearchRemark, SearchNow},
+		{RuleNoWord, No}, {RuleNoNegatedYes, No}, {RuleNoAfterYes, No}, {RuleNoDecline, No}, {RuleNoFillerOnly, No}, {RuleNoEmpty, No},
+		{RuleNewContent, NewQuery}, {RuleNewAfterNo, NewQuery}, {RuleNewAfterYes, NewQuery},
+		{RuleOverrideLeading, ""}, {RuleOverrideTrailing, ""}, {RuleNewQuery, ""}, {RuleNewEmpty, ""},
 	}
 }

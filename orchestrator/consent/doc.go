@@ -23,17 +23,34 @@
 //     "don’t" = "don't" = "dont"); drop quotes, brackets, unknown symbols,
 //     emoji modifiers (skin tones, variation selectors, ZWJ); treat , ; : . ! ?
 //     … dashes and line breaks as clause breaks; split "double-check" into
-//     two words. Words match the lexicon ignoring apostrophes and letters
-//     repeated for emphasis ("yesss", "nooo", "yeahhh").
+//     two words. Words match the lexicon ignoring apostrophes, accents ("sí"
+//     = "si", "não" = "nao") and letters repeated for emphasis ("yesss",
+//     "nooo", "yeahhh"). Texting spellings are read as the word they stand
+//     for ("u" = "you"). A word the lexicon does not know that is one typing
+//     slip from a word entry is read as it ("suer" = "sure", "definately" =
+//     "definitely"; typo.go says what a slip is, and "yet" is none for
+//     "yes"); one slip from a word of a phrase, it is read so only where the
+//     phrase then matches ("sounds goof").
 //  2. Cover each clause with entries of lexicon.yaml (the only place words
 //     live), using as few entries as possible and, among equal covers, the
 //     longest entry first. Every entry has a class: yes, polite, no,
 //     negators, search_now, filler, connectives, new_question.
+//     Intensifiers ("actually", "really") may stand inside a phrase ("is
+//     that actually true?"). Request words ("got", "any", "show me") cover
+//     a clause only beside a search_now entry: "got a source?", "any
+//     references?" are requests for evidence (rule search.request).
 //  3. A clause with a word no entry covers is new content: the reply is a
 //     NEW_QUERY carrying the reply from that clause on, minus the consent
 //     and joiners ("but", "also", "new question:") that introduce it. If it
 //     is the first clause, the whole trimmed reply is carried, so a leading
-//     '?' stays an override.
+//     '?' stays an override. Unless it is a remark beside a consent: with no
+//     joiner before it, no question opener first ("what", "tell", "how"), no
+//     content cue ("what", "meant", "asking"), no digit, at most 8 unknown
+//     words, nothing unknown after a search_now entry, no '?' unless the
+//     remark itself votes, and a vote before it or inside it, the votes
+//     decide as in 4 under the rule no.decline ("no, I'm satisfied", "not
+//     needed right now"), yes.remark ("sure, I'd appreciate it") or
+//     search.remark ("ok, you can look it up").
 //  4. Otherwise each yes, search_now or no entry is a vote; a negator
 //     before the next yes, search_now or polite entry of its clause turns it
 //     into a NO vote, and a negator with nothing to negate is a NO vote. The
@@ -48,11 +65,15 @@
 //	yes.word                yes entries only (words, phrases, emoji)          YES         "y", "yes please", "👍", "sure?"
 //	yes.please              only polite words: they decide when nothing does  YES         "please", "pls 🙏"
 //	yes.after-no            last vote yes, an earlier vote no                 YES         "no, go ahead", "nah, actually go ahead"
+//	yes.remark              assent beside a remark the lexicon cannot read    YES         "sure, I'd appreciate it"
 //	search.phrase           positive reply that names the check               SEARCH_NOW  "can you confirm that?", "now check with sources"
+//	search.request          a request for evidence                            SEARCH_NOW  "got a source?", "any references?"
 //	search.after-no         as search.phrase, after an earlier no             SEARCH_NOW  "no, check it"
+//	search.remark           a check named beside a remark                     SEARCH_NOW  "ok, you can look it up"
 //	no.word                 no entries, or a negator alone                    NO          "nope", "I’m good", "don’t", "not now"
 //	no.negated-yes          last vote is a negated yes/search/polite entry    NO          "don't check", "not ok", "no need to search"
 //	no.after-yes            last vote no, an earlier vote yes                 NO          "yes but no sources", "ok... actually no"
+//	no.decline              a decline beside a remark, no new question        NO          "no, I'm satisfied", "not needed right now"
 //	no.filler-only          only filler, connectives, new-question words      NO          "thanks", "hmm", "cool"
 //	no.empty                no words or known emoji at all                    NO          "", "...", "🤔"
 //	new.content             new content with no consent before it            NEW_QUERY   "What are current EU AI regulations?"

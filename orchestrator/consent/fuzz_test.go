@@ -13,14 +13,20 @@ var fuzzSeeds = []string{
 	"nope, new question: what is X", "no thanks, but what about Y?", "yes — and also what is Z?",
 	"ok?", "can you confirm that?", "👍🏽", "🙅‍♂️", "? what is x", "what is x ?", "", "?", "don't-check",
 	"a'b''c", "ǅ ſ ı İ", "\xff\xfeyes", "yes\u200d\ufe0f", "no need to search", "pls 🙏",
+	"got a source?", "no, I'm satisfied", "sure, I'd appreciate it", "sounds goof", "where did u get that",
+	"is that actually true?", "sí, por favor", "não", "nope, 2021", "definately",
 }
 
-var ruleIDs = map[string]bool{
-	RuleYesWord: true, RuleYesPlease: true, RuleYesAfterNo: true, RuleSearchPhrase: true,
-	RuleSearchAfterNo: true, RuleNoWord: true, RuleNoNegatedYes: true, RuleNoAfterYes: true,
-	RuleNoFillerOnly: true, RuleNoEmpty: true, RuleNewContent: true, RuleNewAfterNo: true,
-	RuleNewAfterYes: true,
-}
+// ruleIDs are the consent rules' ids (AllRules with an intent).
+var ruleIDs = func() map[string]bool {
+	ids := map[string]bool{}
+	for _, r := range AllRules() {
+		if r.Intent != "" {
+			ids[r.ID] = true
+		}
+	}
+	return ids
+}()
 
 // FuzzClassify checks properties of consent classification that must hold
 // for any reply.

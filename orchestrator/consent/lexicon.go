@@ -4,6 +4,7 @@ import (
 	_ "embed"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"sync"
 
@@ -25,6 +26,7 @@ const (
 	clFiller
 	clConnective
 	clNewQuestion
+	clRequest // frames a request for evidence; covers a word only beside a search_now entry
 )
 
 // maxEntryWords bounds phrase length, and with it the work per word.
@@ -40,6 +42,24 @@ type lexicon struct {
 	// emoji holds the symbol runes that are words of their own.
 	emoji     map[rune]bool
 	maxKeyLen int
+	// words holds every word key of every entry, by length in bytes: the
+	// targets of typo correction.
+	words map[int][]string
+	// notTypos are real words one edit from a lexicon word that are never
+	// corrected ("yet" is not "yes").
+	notTypos map[string]bool
+	// openers start a question or a request for something new; cues anywhere
+	// in a clause mark new content. Both only matter for clauses the entries
+	// do not cover (see loose in classify.go).
+	openers, cues map[string]bool
+	// intensifiers may stand inside a phrase ("is that actually true").
+	intensifiers map[string]bool
+	// spellings maps a texting spelling's key to the key it stands for.
+	spellings map[string]string
+	// phraseWords holds, by length, the words of the decisive phrases
+	// ("good" of "sounds good") that are no entry of their own: a typo is
+	// corrected to one only where the phrase then matches.
+	phraseWords map[int][]string
 }
 
 // lexiconFile mirrors lexicon.yaml. Each list is one class.
@@ -52,6 +72,12 @@ type lexiconFile struct {
 	Filler      []lexEntry `yaml:"filler"`
 	Connectives []lexEntry `yaml:"connectives"`
 	NewQuestion []lexEntry `yaml:"new_question"`
+	Request     []lexEntry `yaml:"request"`
+	NotTypos    []lexEntry `yaml:"not_typos"`
+	Openers     []lexEntry `yaml:"question_openers"`
+	Cues        []lexEntry `yaml:"content_cues"`
+	Intensify   []lexEntry `yaml:"intensifiers"`
+	Spellings   yaml.Node  `yaml:"spellings"`
 }
 
 // lexEntry is one list item with the line it came from, for error messages.
@@ -89,9 +115,16 @@ func loadLexicon(data []byte, name string) (*lexicon, error) {
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}
 	l := &lexicon{
-		entries: map[string]class{},
-		canon:   map[string]string{},
-		emoji:   map[rune]bool{},
+		entries:      map[string]class{},
+		canon:        map[string]string{},
+		emoji:        map[rune]bool{},
+		words:        map[int][]string{},
+		notTypos:     map[string]bool{},
+		openers:      map[string]bool{},
+		cues:         map[string]bool{},
+		intensifiers: map[string]bool{},
+		spellings:    map[string]string{},
+		phraseWords:  map[int][]string{},
 	}
 	type origin struct {
 		text string
@@ -109,6 +142,7 @@ func loadLexicon(data []byte, name string) (*lexicon, error) {
 		{clNegator, "negators", f.Negators}, {clSearch, "search_now", f.SearchNow},
 		{clFiller, "filler", f.Filler}, {clConnective, "connectives", f.Connectives},
 		{clNewQuestion, "new_question", f.NewQuestion},
+		{clRequest, "request", f.Request},
 	}
 	for _, li := range lists {
 		if len(li.entries) == 0 {
@@ -140,11 +174,17 @@ func loadLexicon(data []byte, name string) (*lexicon, error) {
 			}
 			seen[key] = origin{e.text, e.line}
 			for _, t := range toks {
+				if len(toks) > 1 && t.kind == tokWord && li.c <= clSearch && len(t.key) >= minTypoLen && isASCIILetters(t.key) && !slices.Contains(l.phraseWords[len(t.key)], t.key) {
+					l.phraseWords[len(t.key)] = append(l.phraseWords[len(t.key)], t.key)
+				}
+				if len(toks) == 1 && t.kind == tokWord && li.c <= clSearch && len(t.key) >= minTypoLen && isASCIILetters(t.key) && !slices.Contains(l.words[len(t.key)], t.key) {
+					l.words[len(t.key)] = append(l.words[len(t.key)], t.key)
+				}
 				if t.kind == tokEmoji {
 					l.emoji[[]rune(t.text)[0]] = true
 				}
-				if prev, ok := spelled[t.key]; ok && l.canon[t.key] != t.text {
-					errs = append(errs, fmt.Errorf("%s:%d: word %q in %q and %q on line %d differ only in case, apostrophes or repeated letters; spell them alike", name, e.line, t.text, e.text, prev.text, prev.line))
+				if prev, ok := spelled[t.key]; ok && l.canon[t.key] != t.text && strings.ReplaceAll(l.canon[t.key], "'", "") == strings.ReplaceAll(t.text, "'", "") {
+					errs = append(errs, fmt.Errorf("%s:%d: word %q in %q and %q on line %d differ only in apostrophes; spell them alike", name, e.line, t.text, e.text, prev.text, prev.line))
 					continue
 				} else if !ok {
 					spelled[t.key] = origin{e.text, e.line}
@@ -155,8 +195,66 @@ func loadLexicon(data []byte, name string) (*lexicon, error) {
 			l.maxKeyLen = max(l.maxKeyLen, len(key))
 		}
 	}
+	// Word lists that are not entries: one word each.
+	for _, wl := range []struct {
+		list    string
+		entries []lexEntry
+		set     map[string]bool
+	}{{"not_typos", f.NotTypos, l.notTypos}, {"question_openers", f.Openers, l.openers}, {"content_cues", f.Cues, l.cues}, {"intensifiers", f.Intensify, l.intensifiers}} {
+		if len(wl.entries) == 0 {
+			errs = append(errs, fmt.Errorf("%s: list %q is missing or empty", name, wl.list))
+		}
+		for _, e := range wl.entries {
+			toks := tokenize(e.text, nil)
+			if len(toks) != 1 || toks[0].kind != tokWord {
+				errs = append(errs, fmt.Errorf("%s:%d: %s entry %q must be one word", name, e.line, wl.list, e.text))
+				continue
+			}
+			wl.set[toks[0].key] = true
+		}
+	}
+	for _, ws := range l.words {
+		slices.Sort(ws)
+	}
+	// A phrase word that is also a word entry is corrected as that.
+	for n, ws := range l.phraseWords {
+		l.phraseWords[n] = slices.DeleteFunc(ws, func(w string) bool { return slices.Contains(l.words[n], w) })
+	}
+	errs = append(errs, l.loadSpellings(&f.Spellings, name)...)
 	if len(errs) > 0 {
 		return nil, errors.Join(errs...)
 	}
 	return l, nil
+}
+
+// loadSpellings reads the spellings map: one word to one word, the second a
+// word of the lexicon, the first not.
+func (l *lexicon) loadSpellings(n *yaml.Node, name string) []error {
+	if n.Kind != yaml.MappingNode || len(n.Content) == 0 {
+		return []error{fmt.Errorf("%s: map \"spellings\" is missing or empty", name)}
+	}
+	var errs []error
+	word := func(v *yaml.Node) (string, bool) {
+		toks := tokenize(v.Value, nil)
+		if v.Kind != yaml.ScalarNode || len(toks) != 1 || toks[0].kind != tokWord {
+			errs = append(errs, fmt.Errorf("%s:%d: spellings: %q must be one word", name, v.Line, v.Value))
+			return "", false
+		}
+		return toks[0].key, true
+	}
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		from, ok1 := word(n.Content[i])
+		to, ok2 := word(n.Content[i+1])
+		if !ok1 || !ok2 {
+			continue
+		}
+		if _, known := l.canon[from]; known {
+			errs = append(errs, fmt.Errorf("%s:%d: spellings: %q is a lexicon word already", name, n.Content[i].Line, n.Content[i].Value))
+		}
+		if _, known := l.canon[to]; !known {
+			errs = append(errs, fmt.Errorf("%s:%d: spellings: %q is no lexicon word", name, n.Content[i+1].Line, n.Content[i+1].Value))
+		}
+		l.spellings[from] = to
+	}
+	return errs
 }

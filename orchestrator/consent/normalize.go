@@ -4,6 +4,8 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"golang.org/x/text/unicode/norm"
 )
 
 type tokKind uint8
@@ -23,7 +25,10 @@ type token struct {
 	text string
 	// key is what lexicon lookups compare: text without apostrophes and with
 	// runs of a repeated letter squeezed to one ("yesss", "yes'" → "yes").
-	key        string
+	key string
+	// alt is a phrase word key is one slip from ("goof" → "good"), tried
+	// only when the clause cannot be covered otherwise.
+	alt        string
 	start, end int // byte offsets in the input
 }
 
@@ -75,6 +80,17 @@ func tokenize(s string, lx *lexicon) []token {
 			if t.key = key.String(); t.key == t.text {
 				t.key = t.text // share: most words have no apostrophe or repeat
 			}
+			if lx != nil {
+				if s, ok := lx.spellings[t.key]; ok {
+					t.key = s
+				} else if _, known := lx.canon[t.key]; !known {
+					if c := lx.correct(t.key); c != "" {
+						t.key = c
+					} else {
+						t.alt = lx.correctPhrase(t.key)
+					}
+				}
+			}
 			toks = append(toks, t)
 		}
 		text.Reset()
@@ -97,9 +113,9 @@ func tokenize(s string, lx *lexicon) []token {
 			}
 			f := fold(r)
 			text.WriteRune(f)
-			if f != last {
-				key.WriteRune(f)
-				last = f
+			if b, ok := unaccent(f); ok && b != last {
+				key.WriteRune(b)
+				last = b
 			}
 		case isApostrophe(r) && wordStart >= 0 && isWordRune(next):
 			text.WriteByte('\'')
@@ -179,4 +195,25 @@ func separator(r rune) (string, bool) {
 		return "—", true
 	}
 	return "", false
+}
+
+// unaccent maps a folded letter to the letter lookups compare: without its
+// accents ("é", "ü", "ã" → "e", "u", "a"), so that "sí", "si" and "sì", or
+// "não" and "nao", are one word. A combining mark typed on its own is
+// dropped (ok is false).
+func unaccent(r rune) (rune, bool) {
+	if r < 0x80 {
+		return r, true
+	}
+	if unicode.Is(unicode.Mn, r) {
+		return 0, false
+	}
+	d := norm.NFD.String(string(r))
+	b, size := utf8.DecodeRuneInString(d)
+	for _, m := range d[size:] {
+		if !unicode.Is(unicode.Mn, m) {
+			return r, true
+		}
+	}
+	return b, true
 }

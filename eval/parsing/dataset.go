@@ -23,6 +23,7 @@ type Case struct {
 	Reasoning string          `json:"reasoning,omitempty"`
 	Content   string          `json:"content,omitempty"`
 	Expect    []executor.Call `json:"expect"`
+	Tags      []string        `json:"tags,omitempty"`
 }
 
 // Message is the case's output as the executor reads it.
@@ -32,7 +33,7 @@ func (c Case) Message() executor.Message {
 
 // FromDataset converts a loaded parser case.
 func FromDataset(c *dataset.Case) Case {
-	out := Case{ID: c.ID, Prompt: c.Prompt, Reasoning: c.Reasoning, Content: c.Content, Expect: []executor.Call{}}
+	out := Case{ID: c.ID, Prompt: c.Prompt, Reasoning: c.Reasoning, Content: c.Content, Expect: []executor.Call{}, Tags: c.Tags}
 	for _, e := range c.Expect {
 		out.Expect = append(out.Expect, executor.Call{Name: e.Name, Arguments: e.Arguments})
 	}

@@ -16,7 +16,21 @@ const (
 	KindStrategy = "strategy" // one strategy alone, on the outputs produced under its own prompt
 	KindChain    = "chain"    // primary→fallback, on the outputs produced under the primary's prompt
 	KindNoCall   = "no_call"  // one strategy alone, on every output that holds no call, whatever the prompt
+	// KindSeedFieldRule is a strategy or chain under the seed's literal
+	// field rule (fallback_field read only when source_field is empty), on
+	// its own prompt's outputs: the rule the default replaced, kept for
+	// comparison.
+	KindSeedFieldRule = "seed_field_rule"
+	// KindForm is one strategy alone on the outputs of one written form
+	// (a "form:" tag of the dataset), whatever the prompt.
+	KindForm = "form"
 )
+
+// FormTags are the dataset tags of the tool-call forms written by others
+// (datasets/parser.yaml's header), in the order the forms table shows them.
+// A "form:" tag not listed here is an error (see Measure), never a form the
+// table silently leaves out.
+var FormTags = []string{"form:harmony", "form:react-json", "form:action-next-line", "form:python-dict", "form:final-answer-first", "form:llamaindex"}
 
 // Proportion is K out of N with its Wilson score 95% interval, rounded to
 // four decimals. Rate, Low and High are 0 when N is 0.
@@ -48,6 +62,8 @@ type Row struct {
 	Cases int    `json:"cases"`
 	// Recommended marks the seed's recommended configuration (react→fuzzy).
 	Recommended bool `json:"recommended,omitempty"`
+	// Form is the form tag a "form" row is measured on.
+	Form string `json:"form,omitempty"`
 
 	// Exact: cases whose extracted call list equals the expected one, in
 	// order, names and arguments.
@@ -97,51 +113,78 @@ type Spec struct {
 	Scope    string
 	// Recommended marks the seed's recommended configuration.
 	Recommended bool
+	// Form is the form tag a KindForm row is measured on.
+	Form string
 
 	parser *executor.Parser
 	in     func(Case) bool
 }
 
+// StrategiesOrder lists the strategies in the order the rows use.
+func StrategiesOrder() []string { return slices.Clone(executor.Strategies) }
+
 // Specs returns the rows in their fixed order: the four strategies, the
-// twelve chains (primary in seed order, then fallback), then the four
-// strategies on the no-call cases. Parsers are compiled once here.
+// twelve chains (primary in seed order, then fallback), the four strategies
+// on the no-call cases, the strategies that read reasoning and the seed's
+// recommended chain under the seed's literal field rule, then each form
+// under each strategy. Parsers are compiled once here.
 func Specs() ([]Spec, error) {
 	var specs []Spec
-	add := func(kind, primary, fallback, scope string, in func(Case) bool) error {
+	add := func(kind, primary, fallback, rule, scope string, in func(Case) bool) (*Spec, error) {
 		cfg, err := executor.DefaultConfigFor(primary)
 		if err != nil {
-			return err
+			return nil, err
 		}
 		cfg.Parser.FallbackStrategy = fallback
+		if rule != "" {
+			cfg.Parser.FieldRule = rule
+		}
 		p, err := executor.New(cfg.Parser)
 		if err != nil {
-			return fmt.Errorf("measuring %s: %w", primary, err)
+			return nil, fmt.Errorf("measuring %s: %w", primary, err)
 		}
 		sp := Spec{Name: primary, Kind: kind, Strategy: primary, Fallback: fallback, Fields: fields(cfg.Parser), Scope: scope, parser: p, in: in}
 		if fallback != "" {
 			sp.Name += "→" + fallback
-			sp.Recommended = cfg.Parser == executor.DefaultConfig().Parser
+			sp.Recommended = kind == KindChain && cfg.Parser == executor.DefaultConfig().Parser
 		}
 		specs = append(specs, sp)
-		return nil
+		return &specs[len(specs)-1], nil
 	}
 	for _, s := range executor.Strategies {
-		if err := add(KindStrategy, s, "", "prompt="+s, promptIs(s)); err != nil {
+		if _, err := add(KindStrategy, s, "", "", "prompt="+s, promptIs(s)); err != nil {
 			return nil, err
 		}
 	}
 	for _, p := range executor.Strategies {
 		for _, f := range executor.Strategies {
 			if f != p {
-				if err := add(KindChain, p, f, "prompt="+p, promptIs(p)); err != nil {
+				if _, err := add(KindChain, p, f, "", "prompt="+p, promptIs(p)); err != nil {
 					return nil, err
 				}
 			}
 		}
 	}
 	for _, s := range executor.Strategies {
-		if err := add(KindNoCall, s, "", "expect=[] (all prompts)", func(c Case) bool { return len(c.Expect) == 0 }); err != nil {
+		if _, err := add(KindNoCall, s, "", "", "expect=[] (all prompts)", func(c Case) bool { return len(c.Expect) == 0 }); err != nil {
 			return nil, err
+		}
+	}
+	seed := executor.DefaultConfig().Parser
+	for _, pf := range [][2]string{{executor.ReAct, ""}, {executor.Markers, ""}, {executor.Fuzzy, ""}, {seed.Strategy, seed.FallbackStrategy}} {
+		sp, err := add(KindSeedFieldRule, pf[0], pf[1], executor.FieldRuleEmpty, "prompt="+pf[0], promptIs(pf[0]))
+		if err != nil {
+			return nil, err
+		}
+		sp.Name += " (seed field rule)"
+	}
+	for _, tag := range FormTags {
+		for _, s := range executor.Strategies {
+			sp, err := add(KindForm, s, "", "", "tag="+tag, func(c Case) bool { return slices.Contains(c.Tags, tag) })
+			if err != nil {
+				return nil, err
+			}
+			sp.Name, sp.Form = tag+" / "+s, tag
 		}
 	}
 	return specs, nil
@@ -197,7 +240,7 @@ func (sp Spec) Row(t Tally, failures []Failure) Row {
 	}
 	return Row{
 		Name: sp.Name, Kind: sp.Kind, Strategy: sp.Strategy, Fallback: sp.Fallback,
-		Fields: sp.Fields, Scope: sp.Scope, Cases: t.Cases, Recommended: sp.Recommended,
+		Fields: sp.Fields, Scope: sp.Scope, Cases: t.Cases, Recommended: sp.Recommended, Form: sp.Form,
 		Exact:            Wilson(t.Exact, t.Cases),
 		Precision:        Wilson(t.Matched, t.Extracted),
 		Recall:           Wilson(t.Matched, t.Expected),
@@ -212,6 +255,13 @@ func Measure(cases []Case) (Report, error) {
 	specs, err := Specs()
 	if err != nil {
 		return Report{}, err
+	}
+	for _, c := range cases {
+		for _, t := range c.Tags {
+			if strings.HasPrefix(t, "form:") && !slices.Contains(FormTags, t) {
+				return Report{}, fmt.Errorf("case %s: tag %q is not a known form (parsing.FormTags: %s)", c.ID, t, strings.Join(FormTags, ", "))
+			}
+		}
 	}
 	rep := Report{Cases: len(cases)}
 	for _, sp := range specs {
@@ -235,10 +285,13 @@ func Measure(cases []Case) (Report, error) {
 func promptIs(s string) func(Case) bool { return func(c Case) bool { return c.Prompt == s } }
 
 func fields(c executor.ParserConfig) string {
-	if c.FallbackField == "" {
+	switch {
+	case c.FallbackField == "":
 		return c.SourceField
+	case c.FieldRule == executor.FieldRuleEmpty:
+		return c.SourceField + ", else " + c.FallbackField + " (when empty)"
 	}
-	return c.SourceField + ", else " + c.FallbackField
+	return c.SourceField + ", then " + c.FallbackField
 }
 
 // Wilson returns k out of n with its Wilson score 95% interval.
@@ -310,7 +363,11 @@ func matched(got, want []executor.Call) int {
 // was read and which strategy matched, and the findings that mattered.
 func reason(c Case, res executor.Result) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "want %s; got %s; read %s", listCalls(c.Expect), listCalls(res.Calls), res.Field)
+	read := res.Field
+	if res.Strategy == "" && len(res.Read) > 1 {
+		read = strings.Join(res.Read, " then ")
+	}
+	fmt.Fprintf(&b, "want %s; got %s; read %s", listCalls(c.Expect), listCalls(res.Calls), read)
 	switch {
 	case res.Strategy == "":
 		fmt.Fprintf(&b, ", nothing matched (tried %s)", strings.Join(res.Tried, ", "))
@@ -332,7 +389,7 @@ func reason(c Case, res executor.Result) string {
 	if res.Field == executor.FieldContent {
 		other = executor.FieldReasoning
 	}
-	if len(c.Expect) > 0 && strings.TrimSpace(c.Message().Field(other)) != "" {
+	if len(c.Expect) > 0 && strings.TrimSpace(c.Message().Field(other)) != "" && !slices.Contains(res.Read, other) {
 		fmt.Fprintf(&b, "; %s (not read) is non-empty", other)
 	}
 	return b.String()

@@ -4,7 +4,9 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"text/tabwriter"
 
@@ -72,5 +74,39 @@ func TestMeasureShippedDataset(t *testing.T) {
 	js2, _ := json.MarshalIndent(again, "", "  ")
 	if !bytes.Equal(js, js2) {
 		t.Error("Measure is not deterministic")
+	}
+}
+
+// TestREADMEFormsTable: the README's table of forms written by others is
+// the measurement, row for row.
+func TestREADMEFormsTable(t *testing.T) {
+	cases, err := Load(shipped)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep, err := Measure(cases)
+	if err != nil {
+		t.Fatal(err)
+	}
+	readme, err := os.ReadFile("../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tag := range FormTags {
+		row := "| " + strings.TrimPrefix(tag, "form:") + " |"
+		n := 0
+		for _, r := range rep.Rows {
+			if r.Kind == KindForm && r.Form == tag {
+				n = r.Cases
+				row += fmt.Sprintf(" %d/%d |", r.Exact.K, r.Exact.N)
+			}
+		}
+		row = strings.Replace(row, " |", fmt.Sprintf(" | %d |", n), 1)
+		if n == 0 {
+			t.Errorf("form %s has no case in %s", tag, shipped)
+		}
+		if !strings.Contains(string(readme), "\n"+row+"\n") {
+			t.Errorf("README's forms table has no row %q", row)
+		}
 	}
 }

@@ -34,6 +34,7 @@ func (Parser) Declare() Declaration {
 		"parser.{strategy}.exact",
 		"parser.{strategy}.false_extractions",
 		"parser.{chain}.exact",
+		"parser.{strategy}.no_call_false_extractions",
 	}}
 }
 
@@ -137,12 +138,26 @@ func (a *parserAgg) Summary() Summary {
 		}
 		return fmt.Sprintf("%.0f%% (%d/%d) [%.0f–%.0f]", 100*p.Rate, p.K, p.N, 100*p.Low, 100*p.High)
 	}
+	forms := Table{
+		Title:  "Tool-call forms written by others: exact calls per strategy",
+		Header: append([]string{"form", "cases"}, parsing.StrategiesOrder()...),
+	}
+	formRow := map[string][]string{}
 	for i, sp := range a.specs {
 		t := a.tallies[i]
 		if t.Cases == 0 {
 			continue
 		}
 		row := sp.Row(t, nil)
+		if sp.Kind == parsing.KindForm {
+			r := formRow[sp.Form]
+			if r == nil {
+				r = []string{strings.TrimPrefix(sp.Form, "form:"), fmt.Sprint(t.Cases)}
+				forms.Rows = append(forms.Rows, nil) // placeholder, filled below in order
+			}
+			formRow[sp.Form] = append(r, fmt.Sprintf("%d/%d", row.Exact.K, row.Exact.N))
+			continue
+		}
 		name := row.Name
 		if row.Recommended {
 			name += " (seed's recommendation)"
@@ -152,6 +167,9 @@ func (a *parserAgg) Summary() Summary {
 			claim = parsing.Claimed(row.Strategy)
 		}
 		tbl.Rows = append(tbl.Rows, []string{name, claim, row.Scope, fmt.Sprint(row.Cases), pct(row.Exact), pct(row.Precision), pct(row.Recall), pct(row.FalseExtractions)})
+		if row.Kind == parsing.KindNoCall {
+			s.Metrics = append(s.Metrics, falseMetric("parser."+row.Strategy+".no_call_false_extractions", row.FalseExtractions))
+		}
 		if row.Kind != parsing.KindStrategy && !row.Recommended {
 			continue
 		}
@@ -170,6 +188,18 @@ func (a *parserAgg) Summary() Summary {
 	}
 	if len(tbl.Rows) > 0 {
 		s.Tables = append(s.Tables, tbl)
+	}
+	forms.Rows = forms.Rows[:0]
+	for _, tag := range parsing.FormTags {
+		if r := formRow[tag]; r != nil {
+			forms.Rows = append(forms.Rows, r)
+		}
+	}
+	if len(forms.Rows) > 0 {
+		forms.Notes = []string{
+			"Each strategy alone (its default fields) on every output of the form, whatever the prompt. Sources of the forms: datasets/parser.yaml's header.",
+		}
+		s.Tables = append(s.Tables, forms)
 	}
 	return s
 }

@@ -19,11 +19,21 @@ type ParserConfig struct {
 	Strategy         string `json:"strategy"`
 	FallbackStrategy string `json:"fallback_strategy,omitempty"` // "" for none
 	SourceField      string `json:"source_field"`
-	FallbackField    string `json:"fallback_field,omitempty"` // read when the source field is empty; "" for none
+	FallbackField    string `json:"fallback_field,omitempty"` // read when the source field yields nothing (see FieldRule); "" for none
+	// FieldRule says when the fallback field is read: FieldRuleNoMatch ("",
+	// the default) when a strategy finds nothing in the source field,
+	// FieldRuleEmpty (the seed's literal rule) only when it is empty.
+	FieldRule string `json:"field_rule,omitempty"`
 	// GuidedJSONSchemaPath is relative to the working directory (the
 	// repository root, as in the seed); "" means the embedded seed schema.
 	GuidedJSONSchemaPath string `json:"guided_json_schema_path,omitempty"`
 }
+
+// Field rules (ParserConfig.FieldRule).
+const (
+	FieldRuleNoMatch = "no_match" // read fallback_field when the strategy finds nothing in source_field (default)
+	FieldRuleEmpty   = "empty"    // the seed's literal rule: read fallback_field only when source_field is empty
+)
 
 // ToolsConfig says what Dispatcher may run. The zero value refuses read,
 // write, exec and browser.
@@ -34,13 +44,15 @@ type ToolsConfig struct {
 }
 
 // DefaultConfig is the seed's recommended configuration: react, falling
-// back to fuzzy, reading reasoning and falling back to content.
+// back to fuzzy, reading reasoning and falling back to content, with the
+// working field rule (FieldRuleNoMatch) instead of the seed's literal one.
 func DefaultConfig() Config {
 	return Config{Parser: ParserConfig{
 		Strategy:         ReAct,
 		FallbackStrategy: Fuzzy,
 		SourceField:      FieldReasoning,
 		FallbackField:    FieldContent,
+		FieldRule:        FieldRuleNoMatch,
 	}}
 }
 
@@ -55,7 +67,7 @@ func DefaultConfigFor(strategy string) (Config, error) {
 	if strategy == GuidedJSON {
 		return Config{Parser: ParserConfig{Strategy: GuidedJSON, SourceField: FieldContent}}, nil
 	}
-	return Config{Parser: ParserConfig{Strategy: strategy, SourceField: FieldReasoning, FallbackField: FieldContent}}, nil
+	return Config{Parser: ParserConfig{Strategy: strategy, SourceField: FieldReasoning, FallbackField: FieldContent, FieldRule: FieldRuleNoMatch}}, nil
 }
 
 // ConfigError lists every problem found in a configuration, one per line,
@@ -116,6 +128,11 @@ func (c ParserConfig) problems() []problem {
 	default:
 		ps = append(ps, problem{"fallback_field", fmt.Sprintf("unknown field %q (want one of %s)", c.FallbackField, fields)})
 	}
+	switch c.FieldRule {
+	case "", FieldRuleNoMatch, FieldRuleEmpty:
+	default:
+		ps = append(ps, problem{"field_rule", fmt.Sprintf("unknown rule %q (want %s or %s)", c.FieldRule, FieldRuleNoMatch, FieldRuleEmpty)})
+	}
 	return ps
 }
 
@@ -129,7 +146,7 @@ func LoadConfig(name string) (Config, error) {
 }
 
 var (
-	parserKeys = []string{"strategy", "fallback_strategy", "source_field", "fallback_field", "guided_json_schema_path"}
+	parserKeys = []string{"strategy", "fallback_strategy", "source_field", "fallback_field", "field_rule", "guided_json_schema_path"}
 	toolsKeys  = []string{"workspace", "enable_exec", "enable_browser"}
 )
 
@@ -179,6 +196,8 @@ func DecodeConfig(data []byte, name string) (Config, error) {
 					cfg.Parser.SourceField = s
 				case "fallback_field":
 					cfg.Parser.FallbackField = s
+				case "field_rule":
+					cfg.Parser.FieldRule = s
 				case "guided_json_schema_path":
 					cfg.Parser.GuidedJSONSchemaPath = s
 				}

@@ -161,6 +161,8 @@ func TestGuidedConstraint(t *testing.T) {
 }
 
 func TestExtract(t *testing.T) {
+	literalRule := DefaultConfig().Parser
+	literalRule.FieldRule = FieldRuleEmpty
 	reactBlock := "Thought: t\nAction: web_search\nAction Input: {\"query\": \"q\"}"
 	tests := []struct {
 		name     string
@@ -184,11 +186,20 @@ func TestExtract(t *testing.T) {
 			want: []Call{call("web_search", args{"query": "q"})},
 		},
 		{
-			// The seed chooses the field by emptiness: calls in content are
-			// not seen when reasoning has text.
-			name: "non-empty reasoning hides content", cfg: DefaultConfig().Parser,
+			// The seed's literal rule chooses the field by emptiness: calls
+			// in content are not seen when reasoning has text.
+			name: "literal field rule: non-empty reasoning hides content", cfg: literalRule,
 			msg:   Message{Reasoning: "I know the answer.", Content: reactBlock},
 			field: FieldReasoning, tried: []string{ReAct, Fuzzy},
+		},
+		{
+			// The default rule reads content when react finds nothing in
+			// reasoning, before the fallback strategy runs: GPT-OSS's usual
+			// layout.
+			name: "default field rule: content read when reasoning has no call", cfg: DefaultConfig().Parser,
+			msg:      Message{Reasoning: "I should search for the latest release.", Content: reactBlock},
+			strategy: ReAct, field: FieldContent, tried: []string{ReAct},
+			want: []Call{call("web_search", args{"query": "q"})},
 		},
 		{
 			name: "fallback strategy when the primary recognises nothing", cfg: DefaultConfig().Parser,

@@ -37,8 +37,16 @@ type Result struct {
 	Strategy string `json:"strategy"`
 	// Tried lists the strategies run, primary first.
 	Tried []string `json:"tried"`
-	// Field is the message field that was read.
-	Field    string    `json:"field"`
+	// Read lists the message fields read, in order (not serialised: Field
+	// says where the calls came from).
+	Read []string `json:"-"`
+	// Field is the message field that was read: the one the calls came
+	// from, or the first one read when nothing matched.
+	Field string `json:"field"`
+	// Form is the written form the strategy recognised (Form*): "harmony"
+	// when the calls were in GPT-OSS's raw format, "react_json" for a
+	// LangChain blob, and so on; "" when nothing matched.
+	Form     string    `json:"form,omitempty"`
 	Calls    []Call    `json:"calls"`
 	Done     bool      `json:"done"` // the model said it is finished (Action: done, [DONE], "done": true)
 	Findings []Finding `json:"findings"`
@@ -88,34 +96,52 @@ func (p *Parser) Constraint(mode string) (Constraint, error) {
 	return constraint(mode, p.schemaJSON)
 }
 
-// Extract reads the source field, or the fallback field when the source is
-// empty, runs the primary strategy on it and, when that recognises nothing,
-// the fallback strategy. Every extracted call is checked (Check).
+// Extract runs the primary strategy and, when it recognises nothing, the
+// fallback strategy, over the message fields the field rule names, and
+// checks every extracted call (Check).
 //
-// The fallback field is chosen by emptiness alone, as the seed specifies: a
-// non-empty reasoning is read even when the calls are in content.
+// Under FieldRuleNoMatch (the default) each strategy reads the source field
+// and, when it finds nothing there, the fallback field, before the fallback
+// strategy runs: GPT-OSS's usual layout, reasoning in reasoning and the
+// Action block in content, is read. Under FieldRuleEmpty, the seed's
+// literal rule, the fallback field is read only when the source field is
+// empty, and a non-empty reasoning hides the calls in content.
 func (p *Parser) Extract(m Message) Result {
-	field := p.cfg.SourceField
-	text := m.Field(field)
-	if strings.TrimSpace(text) == "" && p.cfg.FallbackField != "" {
-		field = p.cfg.FallbackField
-		text = m.Field(field)
-	}
-	res := Result{Field: field, Tried: []string{}}
+	fields := p.fields(m)
+	res := Result{Field: fields[0], Tried: []string{}, Read: fields}
 	for _, s := range []string{p.cfg.Strategy, p.cfg.FallbackStrategy} {
 		if s == "" {
 			continue
 		}
 		res.Tried = append(res.Tried, s)
-		out := p.run(s, text)
-		if out.matched {
-			res.Strategy = s
-			res.Calls, res.Done, res.Findings = out.calls, out.done, out.findings
-			break
+		for _, f := range fields {
+			out := p.run(s, m.Field(f))
+			if out.matched {
+				res.Strategy, res.Field, res.Form = s, f, out.form
+				res.Calls, res.Done, res.Findings = out.calls, out.done, out.findings
+				finish(&res)
+				return res
+			}
 		}
 	}
 	finish(&res)
 	return res
+}
+
+// fields lists the message fields Extract reads, in order, by the field
+// rule. An empty field is never read unless nothing else can be.
+func (p *Parser) fields(m Message) []string {
+	src, fb := p.cfg.SourceField, p.cfg.FallbackField
+	srcEmpty := strings.TrimSpace(m.Field(src)) == ""
+	switch {
+	case fb == "":
+		return []string{src}
+	case srcEmpty:
+		return []string{fb}
+	case p.cfg.FieldRule == FieldRuleEmpty || strings.TrimSpace(m.Field(fb)) == "":
+		return []string{src}
+	}
+	return []string{src, fb}
 }
 
 // ParseText runs one strategy on text, without field selection or fallback,
@@ -126,14 +152,19 @@ func (p *Parser) ParseText(strategy, text string) (Result, error) {
 	}
 	res := Result{Tried: []string{strategy}}
 	if out := p.run(strategy, text); out.matched {
-		res.Strategy = strategy
+		res.Strategy, res.Form = strategy, out.form
 		res.Calls, res.Done, res.Findings = out.calls, out.done, out.findings
 	}
 	finish(&res)
 	return res, nil
 }
 
+// run runs one strategy. Calls in GPT-OSS's raw harmony format are
+// recognised first, whatever the strategy: it is the model's own format.
 func (p *Parser) run(strategy, text string) parsed {
+	if h := parseHarmony(text, strategy); h.matched {
+		return h
+	}
 	switch strategy {
 	case GuidedJSON:
 		return parseGuided(text, p.schema)

@@ -62,5 +62,6 @@ func parseFuzzy(text string) parsed {
 		out.calls = append(out.calls, h.call)
 	}
 	out.matched = len(out.calls) > 0
+	out.form = FormFuzzy
 	return out
 }

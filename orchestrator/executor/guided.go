@@ -24,6 +24,7 @@ type parsed struct {
 	calls    []Call
 	done     bool
 	findings []Finding // Call is the 1-based index into calls, or 0
+	form     string    // which written form was recognised (Form*)
 }
 
 // parseGuided finds the guided-decoding object in text, validates it against
@@ -74,13 +75,13 @@ func parseGuided(text string, sch *jsonschema.Schema) parsed {
 	}
 	if obj == nil {
 		if decodeErr != nil {
-			return parsed{matched: true, findings: []Finding{{Kind: FindingMalformed, Strategy: GuidedJSON,
+			return parsed{matched: true, form: FormGuided, findings: []Finding{{Kind: FindingMalformed, Strategy: GuidedJSON,
 				Message: fmt.Sprintf("guided JSON object does not decode: %v", decodeErr)}}}
 		}
 		return parsed{}
 	}
 
-	out := parsed{matched: true}
+	out := parsed{matched: true, form: FormGuided}
 	if sch != nil {
 		if err := sch.Validate(any(obj)); err != nil {
 			out.findings = append(out.findings, schemaFindings(err)...)

@@ -30,6 +30,7 @@ func parseMarkers(text string) parsed {
 	var out parsed
 	out.done = markerDoneRe.MatchString(text)
 	out.matched = out.done
+	out.form = FormMarkers
 	for _, m := range markerRe.FindAllStringSubmatch(text, -1) {
 		out.matched = true
 		name := m[1]

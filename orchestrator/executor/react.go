@@ -16,8 +16,13 @@ import (
 // really write: any letter case in the labels, markdown bold (**Action:**),
 // a list marker, and backticks or quotes around the tool name.
 var (
-	reactActionRe = regexp.MustCompile(`(?i)^[ \t]*(?:[-*>][ \t]+)?(?:\*\*|__)?Action(?:\*\*|__)?[ \t]*:(?:\*\*|__)?[ \t]*[\x60'"]?(\w+)[\x60'"]?[ \t]*$`)
-	reactInputRe  = regexp.MustCompile(`(?i)^[ \t]*(?:[-*>][ \t]+)?(?:\*\*|__)?Action[ _]Input(?:\*\*|__)?[ \t]*:(?:\*\*|__)?[ \t]*(.*)$`)
+	reactActionRe = regexp.MustCompile(`(?i)^[ \t]*(?:[-*>][ \t]+)?(?:\*\*|__)?Action(?:\*\*|__)?[ \t]*:(?:\*\*|__)?[ \t]*[\x60'"]?(\w+)[\x60'"]?(?:[ \t]+\([^)]*\))?[ \t]*$`)
+	// reactActionEmptyRe is an Action label with the tool on the next line,
+	// or a JSON blob after it (LangChain's ReAct-JSON).
+	reactActionEmptyRe = regexp.MustCompile(`(?i)^[ \t]*(?:[-*>][ \t]+)?(?:\*\*|__)?Action(?:\*\*|__)?[ \t]*:(?:\*\*|__)?[ \t]*$`)
+	reactToolLineRe    = regexp.MustCompile(`^[ \t]*[\x60'"]?(\w+)[\x60'"]?[ \t]*$`)
+	reactInputRe       = regexp.MustCompile(`(?i)^[ \t]*(?:[-*>][ \t]+)?(?:\*\*|__)?Action[ _]Input(?:\*\*|__)?[ \t]*:(?:\*\*|__)?[ \t]*(.*)$`)
+	reactFinalRe       = regexp.MustCompile(`(?i)^[ \t]*(?:[-*>][ \t]+)?(?:\*\*|__)?Final[ _]Answer(?:\*\*|__)?[ \t]*:`)
 	// reactLabelRe ends an Action Input: its JSON may span lines up to the
 	// next labelled line.
 	reactLabelRe = regexp.MustCompile(`(?i)^[ \t]*(?:[-*>][ \t]+)?(?:\*\*|__)?(?:Thought|Action|Action[ _]Input|Observation|Final[ _]Answer)(?:\*\*|__)?[ \t]*:`)
@@ -26,26 +31,70 @@ var (
 // reactDone is the pseudo-tool that ends a ReAct run (Action: done).
 const reactDone = "done"
 
+// FindingPythonDict notes an Action Input written as a Python dict
+// ({'query': 'x'}) rather than JSON; the call is extracted when the literal
+// is unambiguous.
+const FindingPythonDict = "python_dict"
+
 type reactStep struct {
 	name     string
 	line     int
 	input    string
 	hasInput bool
+	blob     bool // from a {"action": …, "action_input": …} blob
+	args     map[string]any
 }
 
 // parseReact extracts every Action / Action Input step of text, in order.
 // Several steps in one message are all returned (models often write the
 // next step, or a whole imagined run, before seeing any tool result).
+//
+// Also read, as models and agent frameworks write them:
+//   - the tool name on the line after a bare "Action:";
+//   - "Action: web_search (search the web)": the description is dropped;
+//   - LangChain's ReAct-JSON blob, fenced or not, with or without an
+//     "Action:" label: {"action": "web_search", "action_input": {…}};
+//     "action": "Final Answer" is the answer, no call;
+//   - an Action Input written as a Python dict (a python_dict finding).
+//
+// A "Final Answer:" before any Action means the model answered: no call,
+// and any Action after it is ignored with a finding.
 func parseReact(text string) parsed {
 	var steps []reactStep
 	var out parsed
 	lines := splitLines(text)
 	for i := 0; i < len(lines); {
 		line := lines[i]
+		if len(steps) == 0 && reactFinalRe.MatchString(line) {
+			out.matched, out.done, out.form = true, true, FormReact
+			for _, rest := range lines[i+1:] {
+				if reactActionRe.MatchString(rest) || reactActionEmptyRe.MatchString(rest) {
+					out.findings = append(out.findings, Finding{Kind: FindingMalformed, Strategy: ReAct,
+						Message: fmt.Sprintf("line %d: Final Answer before any Action; the Actions after it are ignored", i+1)})
+					break
+				}
+			}
+			return out
+		}
 		if m := reactActionRe.FindStringSubmatch(line); m != nil {
 			steps = append(steps, reactStep{name: m[1], line: i + 1})
 			i++
 			continue
+		}
+		if reactActionEmptyRe.MatchString(line) {
+			j := i + 1
+			for j < len(lines) && strings.TrimSpace(lines[j]) == "" {
+				j++
+			}
+			if j < len(lines) && !reactLabelRe.MatchString(lines[j]) {
+				if m := reactToolLineRe.FindStringSubmatch(lines[j]); m != nil {
+					steps = append(steps, reactStep{name: m[1], line: j + 1})
+					i = j + 1
+					continue
+				}
+			}
+			i++
+			continue // a blob follows, read below
 		}
 		m := reactInputRe.FindStringSubmatch(line)
 		if m == nil {
@@ -69,25 +118,40 @@ func parseReact(text string) parsed {
 		}
 		i = j
 	}
+	if len(steps) == 0 {
+		steps = reactBlobs(text, &out)
+	}
+	out.form = FormReact
 	for _, s := range steps {
 		out.matched = true
+		if s.blob {
+			out.form = FormReactJSON
+		}
 		if strings.EqualFold(s.name, reactDone) {
 			out.done = true
 			continue
 		}
-		if !s.hasInput {
-			out.findings = append(out.findings, Finding{Kind: FindingMalformed, Strategy: ReAct,
-				Message: fmt.Sprintf("line %d: Action %s has no Action Input; no call extracted", s.line, s.name)})
-			continue
+		args, f, ok := s.args, "", s.args != nil
+		if !s.blob {
+			if !s.hasInput {
+				out.findings = append(out.findings, Finding{Kind: FindingMalformed, Strategy: ReAct,
+					Message: fmt.Sprintf("line %d: Action %s has no Action Input; no call extracted", s.line, s.name)})
+				continue
+			}
+			args, f, ok = reactArguments(s.name, s.input)
 		}
-		args, f, ok := reactArguments(s.name, s.input)
 		if !ok {
 			out.findings = append(out.findings, Finding{Kind: FindingMalformed, Strategy: ReAct,
 				Message: fmt.Sprintf("line %d: Action %s: %s; no call extracted", s.line, s.name, f)})
 			continue
 		}
 		out.calls = append(out.calls, Call{Name: s.name, Arguments: args})
-		if f != "" {
+		switch {
+		case f == pyDictNote:
+			out.form = FormPythonDict
+			out.findings = append(out.findings, Finding{Kind: FindingPythonDict, Call: len(out.calls), Strategy: ReAct,
+				Message: fmt.Sprintf("line %d: Action %s: %s", s.line, s.name, f)})
+		case f != "":
 			out.findings = append(out.findings, Finding{Kind: FindingNonJSONInput, Call: len(out.calls), Strategy: ReAct,
 				Message: fmt.Sprintf("line %d: Action %s: %s", s.line, s.name, f)})
 		}
@@ -95,26 +159,92 @@ func parseReact(text string) parsed {
 	return out
 }
 
+// reactBlobs finds LangChain ReAct-JSON blobs: JSON objects, fenced or
+// not, with a string "action" and optionally "action_input". A string
+// action_input is the argument of a one-argument tool, as in LangChain's
+// single-input parser. "action": "Final Answer" ends the run.
+func reactBlobs(text string, out *parsed) []reactStep {
+	var steps []reactStep
+	line := 1
+	for i := 0; i < len(text); i++ {
+		if text[i] == '\n' {
+			line++
+			continue
+		}
+		if text[i] != '{' {
+			continue
+		}
+		dec := json.NewDecoder(strings.NewReader(text[i:]))
+		dec.UseNumber()
+		var blob map[string]any
+		if dec.Decode(&blob) != nil {
+			continue
+		}
+		name, ok := blob["action"].(string)
+		if !ok || strings.TrimSpace(name) == "" {
+			continue
+		}
+		end := i + int(dec.InputOffset())
+		line += strings.Count(text[i:end], "\n")
+		i = end - 1
+		if strings.EqualFold(name, "final answer") || strings.EqualFold(name, "final_answer") {
+			out.matched, out.done = true, true
+			return steps
+		}
+		st := reactStep{name: name, line: line, blob: true}
+		switch in := blob["action_input"].(type) {
+		case map[string]any:
+			st.args = in
+		case string:
+			folded := strings.ReplaceAll(strings.ToLower(name), "-", "_")
+			if spec, known := toolArgs[folded]; known && len(spec) == 1 {
+				st.args = map[string]any{spec[0].name: in}
+			}
+		case nil:
+			st.args = map[string]any{}
+		}
+		if st.args == nil {
+			out.matched = true
+			out.findings = append(out.findings, Finding{Kind: FindingMalformed, Strategy: ReAct,
+				Message: fmt.Sprintf("line %d: action %s: action_input is neither an object nor the one argument of a known tool; no call extracted", line, name)})
+			continue
+		}
+		steps = append(steps, st)
+	}
+	return steps
+}
+
+// pyDictNote is reactArguments' note for a Python dict Action Input.
+const pyDictNote = "Action Input is a Python dict, not JSON; read as one"
+
 // reactArguments decodes an Action Input body: a JSON object, possibly in a
-// code fence and spanning lines. Plain text is accepted as the argument of a
-// tool that takes exactly one (web_search: Rust async), with a note. ok is
-// false when no arguments could be read; note then says why.
+// code fence, spanning lines, or wrapped in a call (Tool({…})). A Python
+// dict literal is read too (note pyDictNote). Plain text is accepted as the
+// argument of a tool that takes exactly one (web_search: Rust async), with
+// a note. ok is false when no arguments could be read; note then says why.
 func reactArguments(tool, body string) (args map[string]any, note string, ok bool) {
 	s := stripFence(strings.TrimSpace(body))
 	if s == "" {
 		return nil, "empty Action Input", false
 	}
+	if k := strings.IndexByte(s, '{'); k > 0 && strings.HasSuffix(strings.TrimRight(s, " .;"), ")") && wrapperRe.MatchString(s[:k]) {
+		s = s[k:] // QueryEngineTool({"a": 1})
+	}
 	if s[0] == '{' {
 		dec := json.NewDecoder(strings.NewReader(s))
 		dec.UseNumber()
 		var v map[string]any
-		if err := dec.Decode(&v); err != nil {
-			return nil, fmt.Sprintf("Action Input is not valid JSON: %v", err), false
+		err := dec.Decode(&v)
+		if err == nil {
+			if v == nil {
+				v = map[string]any{}
+			}
+			return v, "", true
 		}
-		if v == nil {
-			v = map[string]any{}
+		if py, _, perr := parsePyDict(s); perr == nil {
+			return py, pyDictNote, true
 		}
-		return v, "", true
+		return nil, fmt.Sprintf("Action Input is not valid JSON: %v", err), false
 	}
 	// Plain text: the first line, unquoted, for a single-argument tool.
 	first, _, _ := strings.Cut(s, "\n")
@@ -133,6 +263,9 @@ func reactArguments(tool, body string) (args map[string]any, note string, ok boo
 	}
 	return map[string]any{spec[0].name: first}, fmt.Sprintf("Action Input is not JSON; read as %s", spec[0].name), true
 }
+
+// wrapperRe is a call wrapped around an Action Input object: Name(.
+var wrapperRe = regexp.MustCompile(`^\w+\($`)
 
 // stripFence removes a markdown code fence around s (```json … ```, on one
 // line or several), if any.

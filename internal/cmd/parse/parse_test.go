@@ -43,13 +43,22 @@ func TestParse(t *testing.T) {
 			strategy: "react", tried: "react", field: "content", calls: "web_search(query=q)",
 		},
 		{
-			name:     "seed default reads non-empty reasoning and falls back to fuzzy",
+			// GPT-OSS's usual layout: react finds nothing in reasoning, so
+			// content is read before the fallback strategy runs.
+			name:     "default reads content when reasoning has no call",
 			args:     []string{"parse", "testdata/split.yaml"},
-			strategy: "", tried: "react,fuzzy", field: "reasoning",
+			strategy: "react", tried: "react", field: "content", calls: "web_search(query=latest Go release)",
 		},
 		{
 			name:     "config file",
 			args:     []string{"parse", "--config", "../../../config/executor.yaml", "testdata/split.yaml"},
+			strategy: "react", tried: "react", field: "content", calls: "web_search(query=latest Go release)",
+		},
+		{
+			// The seed's literal rule reads content only when reasoning is
+			// empty, so the calls in content are missed.
+			name:     "seed's literal field rule",
+			args:     []string{"parse", "--config", "testdata/literal.yaml", "testdata/split.yaml"},
 			strategy: "", tried: "react,fuzzy", field: "reasoning",
 		},
 		{

@@ -127,8 +127,7 @@ func (m *matcher) classify(reply string) verdict {
 			if v, ok := m.loose(toks, clauses[ci:], st); ok {
 				return v
 			}
-		}
-		if strip > 0 {
+		} else {
 			pre, _ := m.segment(c[:strip])
 			st.tally(pre)
 		}
@@ -254,7 +253,7 @@ func (m *matcher) loose(toks []token, rest [][]token, st state) (verdict, bool) 
 			}
 			searched = searched || k == clSearch
 			if k != clRequest { // a request frames only a covered search_now entry
-				segs = append(segs, segment{class: k, from: i, to: i + length})
+				segs = append(segs, segment{class: k}) // tally reads the class alone
 			}
 			i += length
 		}
@@ -369,21 +368,21 @@ func (m *matcher) cover(c []token) ([]segment, bool) {
 	if segs, ok := m.segment(c); ok {
 		return segs, true
 	}
-	if plain := m.withoutIntensifiers(c); len(plain) > 0 && len(plain) < len(c) {
+	if plain, ok := m.withoutIntensifiers(c); ok {
 		if segs, ok := m.segment(plain); ok {
 			return segs, true
 		}
 	}
 	fixed := make([]token, len(c))
 	copy(fixed, c)
-	n := 0
+	corrected := false
 	for i := range fixed {
 		if fixed[i].alt != "" {
 			fixed[i].key = fixed[i].alt
-			n++
+			corrected = true
 		}
 	}
-	if n == 0 {
+	if !corrected {
 		return nil, false
 	}
 	segs, ok := m.segment(fixed)
@@ -400,15 +399,16 @@ func (m *matcher) cover(c []token) ([]segment, bool) {
 	return segs, true
 }
 
-// withoutIntensifiers returns a copy of c without its intensifiers.
-func (m *matcher) withoutIntensifiers(c []token) []token {
+// withoutIntensifiers returns a copy of c without its intensifiers; ok is
+// false when it has none, or nothing else.
+func (m *matcher) withoutIntensifiers(c []token) ([]token, bool) {
 	var out []token
 	for _, t := range c {
 		if !m.lx.intensifiers[t.key] {
 			out = append(out, t)
 		}
 	}
-	return out
+	return out, len(out) != len(c) && len(out) != 0
 }
 
 // joinerPrefix returns where the new content of an uncovered clause starts:

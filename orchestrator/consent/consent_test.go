@@ -260,6 +260,9 @@ func TestLinearWork(t *testing.T) {
 				if limit := 3 * maxEntryWords * words; lookups > limit {
 					t.Errorf("%d words took %d lookups, more than %d", words, lookups, limit)
 				}
+				if words > 0 && lookups < 1 {
+					t.Errorf("%d words took %d lookups: the count is broken", words, lookups)
+				}
 			}
 		})
 	}

@@ -174,7 +174,9 @@ func loadLexicon(data []byte, name string) (*lexicon, error) {
 			}
 			seen[key] = origin{e.text, e.line}
 			for _, t := range toks {
-				if len(toks) > 1 && t.kind == tokWord && li.c <= clSearch && len(t.key) >= minTypoLen && isASCIILetters(t.key) && !slices.Contains(l.phraseWords[len(t.key)], t.key) {
+				// Every decisive word is a phrase word too; those that are
+				// word entries are removed below.
+				if t.kind == tokWord && li.c <= clSearch && len(t.key) >= minTypoLen && isASCIILetters(t.key) && !slices.Contains(l.phraseWords[len(t.key)], t.key) {
 					l.phraseWords[len(t.key)] = append(l.phraseWords[len(t.key)], t.key)
 				}
 				if len(toks) == 1 && t.kind == tokWord && li.c <= clSearch && len(t.key) >= minTypoLen && isASCIILetters(t.key) && !slices.Contains(l.words[len(t.key)], t.key) {
@@ -242,7 +244,7 @@ func (l *lexicon) loadSpellings(n *yaml.Node, name string) []error {
 		}
 		return toks[0].key, true
 	}
-	for i := 0; i+1 < len(n.Content); i += 2 {
+	for i := 0; i < len(n.Content); i += 2 { // a mapping's Content holds key, value pairs
 		from, ok1 := word(n.Content[i])
 		to, ok2 := word(n.Content[i+1])
 		if !ok1 || !ok2 {

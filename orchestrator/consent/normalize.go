@@ -28,8 +28,8 @@ type token struct {
 	key string
 	// alt is a phrase word key is one slip from ("goof" → "good"), tried
 	// only when the clause cannot be covered otherwise.
-	alt        string
-	start, end int // byte offsets in the input
+	alt   string
+	start int // byte offset in the input
 }
 
 // Normalize returns reply as the classifier sees it: lower case, straight
@@ -74,9 +74,9 @@ func tokenize(s string, lx *lexicon) []token {
 	var text, key strings.Builder
 	wordStart := -1
 	var last rune // last rune added to key, for squeezing
-	flush := func(end int) {
+	flush := func() {
 		if wordStart >= 0 {
-			t := token{kind: tokWord, text: text.String(), start: wordStart, end: end}
+			t := token{kind: tokWord, text: text.String(), start: wordStart}
 			if t.key = key.String(); t.key == t.text {
 				t.key = t.text // share: most words have no apostrophe or repeat
 			}
@@ -97,18 +97,18 @@ func tokenize(s string, lx *lexicon) []token {
 		key.Reset()
 		wordStart, last = -1, 0
 	}
-	prev := rune(-1) // the rune before r in s, ignorable runes included
+	// prev is the rune before r in s, ignorable runes included; next the
+	// one after it. Before the first and after the last there is
+	// utf8.RuneError, which is no word rune.
+	prev := utf8.RuneError
 	for i := 0; i < len(s); {
 		r, size := utf8.DecodeRuneInString(s[i:])
-		next := rune(-1)
-		if i+size < len(s) {
-			next, _ = utf8.DecodeRuneInString(s[i+size:])
-		}
+		next, _ := utf8.DecodeRuneInString(s[i+size:])
 		switch {
 		case isIgnorable(r):
 			// invisible joiners and emoji modifiers neither join nor split
 		case isWordRune(r):
-			if wordStart < 0 {
+			if wordStart == -1 {
 				wordStart = i
 			}
 			f := fold(r)
@@ -121,20 +121,20 @@ func tokenize(s string, lx *lexicon) []token {
 			text.WriteByte('\'')
 		case isHyphen(r) && isWordRune(prev) && isWordRune(next):
 			// "double-check" is two words, not two clauses
-			flush(i)
+			flush()
 		default:
-			flush(i)
+			flush()
 			if sep, ok := separator(r); ok {
-				toks = append(toks, token{kind: tokSep, text: sep, key: sep, start: i, end: i + size})
+				toks = append(toks, token{kind: tokSep, text: sep, key: sep, start: i})
 			} else if isSymbol(r) && (lx == nil || lx.emoji[r]) {
 				e := s[i : i+size]
-				toks = append(toks, token{kind: tokEmoji, text: e, key: e, start: i, end: i + size})
+				toks = append(toks, token{kind: tokEmoji, text: e, key: e, start: i})
 			}
 		}
 		prev = r
 		i += size
 	}
-	flush(len(s))
+	flush()
 	return toks
 }
 
@@ -143,7 +143,7 @@ func tokenize(s string, lx *lexicon) []token {
 func fold(r rune) rune { return unicode.ToLower(unicode.ToUpper(r)) }
 
 func isWordRune(r rune) bool {
-	return r >= 0 && (unicode.IsLetter(r) || unicode.IsNumber(r) || (unicode.IsMark(r) && !isIgnorable(r)))
+	return unicode.IsLetter(r) || unicode.IsNumber(r) || (unicode.IsMark(r) && !isIgnorable(r))
 }
 
 // isIgnorable reports the runes that only decorate their neighbours: emoji

@@ -121,7 +121,7 @@ func mergeRun(_ context.Context, opts *Options) error {
 		}
 	}
 	outs := cmdgate.Outputs{JSON: opts.Output, Markdown: opts.Markdown, JUnit: opts.JUnit}
-	if err := cmdgate.Publish(src, verdict, outs, opts.IO.Secrets(), report.TextOptions{JSONPath: opts.Output}); err != nil {
+	if err := cmdgate.Publish(src, "", verdict, outs, opts.IO.Secrets(), report.TextOptions{JSONPath: opts.Output}); err != nil {
 		return err
 	}
 	for _, n := range notes {

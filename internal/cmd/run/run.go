@@ -156,7 +156,15 @@ func runRun(ctx context.Context, opts *Options) error {
 	defer spill.Abort() // never published: it is the raw material
 	set := opts.IO.Secrets()
 	sink := secret.NewWriter(spill, set)
-	writers := []report.Writer{report.NewJSON(sink)}
+	// Each case's trace (its evidence) streams, scrubbed, into a second
+	// spill, published as traces.jsonl.gz beside the report.
+	traceSpill, err := fsutil.CreateAtomic(filepath.Join(spillDir, ".searchbench-run.traces.gz"))
+	if err != nil {
+		return cmdutil.Infra(err)
+	}
+	defer traceSpill.Abort()
+	traces := report.NewTraces(traceSpill, func(w io.Writer) io.Writer { return secret.NewWriter(w, set) })
+	writers := []report.Writer{report.NewJSON(sink), traces}
 	var outs cmdgate.Outputs
 	text := report.TextOptions{MaxFailures: opts.MaxFailures}
 	if opts.Out != "" {
@@ -213,12 +221,12 @@ func runRun(ctx context.Context, opts *Options) error {
 			return err
 		}
 	}
-	if err := cmdgate.Publish(src, verdict, outs, set, text); err != nil {
+	if err := cmdgate.Publish(src, traceSpill.Name(), verdict, outs, set, text); err != nil {
 		return err
 	}
 	if opts.Runs != "" && shard.Whole() {
 		stored := cmdgate.In(StoredRun(opts.Runs, v.Name, mode))
-		if err := cmdgate.Publish(src, verdict, stored, set, report.TextOptions{MaxFailures: opts.MaxFailures, JSONPath: stored.JSON}); err != nil {
+		if err := cmdgate.Publish(src, traceSpill.Name(), verdict, stored, set, report.TextOptions{MaxFailures: opts.MaxFailures, JSONPath: stored.JSON}); err != nil {
 			return err
 		}
 	}

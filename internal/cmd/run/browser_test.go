@@ -1,0 +1,186 @@
+package run_test
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/chromedp/cdproto/log"
+	"github.com/chromedp/cdproto/runtime"
+	"github.com/chromedp/chromedp"
+
+	"github.com/searchbench/searchbench/eval/report/reporttest"
+	"github.com/searchbench/searchbench/internal/golden"
+)
+
+// artifactsEnv names a folder where the browser test leaves its
+// screenshots (CI uploads it); without it they go to a temporary folder.
+const artifactsEnv = "SEARCHBENCH_ARTIFACTS"
+
+// TestReportInBrowser replays the shipped datasets, opens the report.html
+// the run wrote in headless Chromium and uses it as a reader would: the
+// page loads with no console error, the failing-cases filter lists only
+// failing cases, a failing case with a byte diff opens on its checks, its
+// diff and its trace (model requests, search calls). It saves screenshots
+// of the overview and of that case; with -update it also refreshes the
+// README's copies under docs/screenshots/.
+func TestReportInBrowser(t *testing.T) {
+	chromium := reporttest.Tool(t, "chromium", "chromium")
+	if testing.Short() {
+		t.Skip("starts a browser")
+	}
+	dir := t.TempDir()
+	out := filepath.Join(dir, "out")
+	repo, err := filepath.Abs(filepath.Join("..", "..", ".."))
+	if err != nil {
+		t.Fatal(err)
+	}
+	code, stdout, stderr := sb(t, dir, "run", "--quiet", "--datasets", filepath.Join(repo, "datasets"),
+		"--cassettes", filepath.Join(repo, "cassettes"), "--out", out)
+	if code != 0 {
+		t.Fatalf("run: exit %d\n%s\n%s", code, stdout, stderr)
+	}
+	page := filepath.Join(out, "report.html")
+
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	defer cancel()
+	actx, cancelA := chromedp.NewExecAllocator(ctx,
+		chromedp.ExecPath(chromium),
+		chromedp.Flag("headless", true),
+		chromedp.Flag("no-sandbox", true),
+		chromedp.Flag("disable-gpu", true),
+		chromedp.Flag("disable-quic", true),
+		chromedp.Flag("no-first-run", true),
+		chromedp.Flag("disable-background-networking", true),
+		chromedp.Flag("disable-component-update", true),
+		chromedp.Flag("disable-sync", true),
+		chromedp.UserDataDir(filepath.Join(dir, "chromium-profile")),
+		chromedp.WindowSize(1280, 900),
+	)
+	defer cancelA()
+	bctx, cancelB := chromedp.NewContext(actx)
+	defer cancelB()
+
+	var mu sync.Mutex
+	var problems []string
+	chromedp.ListenTarget(bctx, func(ev any) {
+		mu.Lock()
+		defer mu.Unlock()
+		switch ev := ev.(type) {
+		case *runtime.EventExceptionThrown:
+			problems = append(problems, "exception: "+ev.ExceptionDetails.Error())
+		case *runtime.EventConsoleAPICalled:
+			if ev.Type == runtime.APITypeError || ev.Type == runtime.APITypeWarning {
+				var args []string
+				for _, a := range ev.Args {
+					args = append(args, string(a.Value)+a.Description)
+				}
+				problems = append(problems, fmt.Sprintf("console.%s: %s", ev.Type, strings.Join(args, " ")))
+			}
+		case *log.EventEntryAdded:
+			if ev.Entry.Level == log.LevelError {
+				problems = append(problems, fmt.Sprintf("log (%s): %s %s", ev.Entry.Source, ev.Entry.Text, ev.Entry.URL))
+			}
+		}
+	})
+
+	artifacts := os.Getenv(artifactsEnv)
+	if artifacts == "" {
+		artifacts = filepath.Join(dir, "artifacts")
+	}
+	if err := os.MkdirAll(artifacts, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	var overview, failingCase []byte
+	var verdict, count string
+	var rows, failingRows int
+	if err := chromedp.Run(bctx,
+		log.Enable(),
+		chromedp.Navigate("file://"+page),
+		chromedp.WaitVisible("#verdict", chromedp.ByID),
+		chromedp.Text("#verdict", &verdict, chromedp.ByID),
+		chromedp.WaitVisible("table.heat", chromedp.ByQuery),
+		chromedp.CaptureScreenshot(&overview),
+		chromedp.Click("#browse-failing", chromedp.ByID),
+		chromedp.WaitVisible("tr.case-row", chromedp.ByQuery),
+		chromedp.Text("#count", &count, chromedp.ByID),
+		chromedp.Evaluate(`document.querySelectorAll("tr.case-row").length`, &rows),
+		chromedp.Evaluate(`[...document.querySelectorAll("tr.case-row")].filter(r => r.querySelector(".badge.fail, .badge.error")).length`, &failingRows),
+	); err != nil {
+		t.Fatalf("overview and case list: %v (page problems: %v)", err, problems)
+	}
+	if !strings.Contains(verdict, "cases:") {
+		t.Errorf("verdict banner = %q, want the case counts", verdict)
+	}
+	if rows == 0 || rows != failingRows {
+		t.Errorf("failing filter shows %d rows, %d of them failing (%q)", rows, failingRows, count)
+	}
+
+	// A failing case whose check has a byte diff: find it in the page's
+	// own data, search for it, and open it from the list.
+	var key string
+	if err := chromedp.Run(bctx, chromedp.Evaluate(`(() => {
+		const d = JSON.parse(document.getElementById("data").textContent);
+		const c = d.runs[0].cases.find(c => !c.pass && c.checks.some(k => !k.p && k.d && k.d.includes("‹U+")));
+		return c ? c.key : "";
+	})()`, &key)); err != nil {
+		t.Fatal(err)
+	}
+	if key == "" {
+		t.Fatal("the shipped run has no failing case with a diff showing an invisible character (flows/phase1-straight-apostrophe has one)")
+	}
+	var title, diff, evidence string
+	var requests, searches int
+	if err := chromedp.Run(bctx,
+		chromedp.SendKeys("#f-q", key, chromedp.ByID),
+		chromedp.Click(fmt.Sprintf(`a[href="#case/%s"]`, strings.ReplaceAll(key, "/", "%2F")), chromedp.ByQuery),
+		chromedp.WaitVisible("#case-title", chromedp.ByID),
+		chromedp.Text("#case-title", &title, chromedp.ByID),
+		chromedp.WaitVisible("pre.diff", chromedp.ByQuery),
+		chromedp.Text("pre.diff", &diff, chromedp.ByQuery),
+		chromedp.WaitVisible(".evidence", chromedp.ByQuery),
+		chromedp.Text(".evidence", &evidence, chromedp.ByQuery),
+		chromedp.Evaluate(`document.querySelectorAll(".evidence .req").length`, &requests),
+		chromedp.Evaluate(`document.querySelectorAll(".evidence .search").length`, &searches),
+		chromedp.FullScreenshot(&failingCase, 100),
+	); err != nil {
+		t.Fatalf("case page of %s: %v (page problems: %v)", key, err, problems)
+	}
+	if title != key {
+		t.Errorf("case page title = %q, want %q", title, key)
+	}
+	if !strings.Contains(diff, "‹U+") || !strings.Contains(diff, "\n+") && !strings.HasPrefix(diff, "+") {
+		t.Errorf("diff of %s does not show the invisible character and both sides:\n%s", key, diff)
+	}
+	if requests == 0 || !strings.Contains(evidence, "user> ") {
+		t.Errorf("case page of %s shows %d model requests; evidence:\n%s", key, requests, evidence)
+	}
+	t.Logf("%s: %d model requests, %d search calls shown", key, requests, searches)
+
+	for name, png := range map[string][]byte{"report-overview.png": overview, "report-failing-case.png": failingCase} {
+		if len(png) == 0 {
+			t.Errorf("screenshot %s is empty", name)
+			continue
+		}
+		p := filepath.Join(artifacts, name)
+		if err := os.WriteFile(p, png, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		t.Logf("screenshot: %s", p)
+		if *golden.Update {
+			if err := os.WriteFile(filepath.Join("..", "..", "..", "docs", "screenshots", name), png, 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if len(problems) > 0 {
+		t.Errorf("the page reported problems:\n%s", strings.Join(problems, "\n"))
+	}
+}

@@ -58,6 +58,8 @@ type Options struct {
 	Timestamps  bool
 	MaxFailures int
 	Quiet       bool
+	Verbose     bool
+	Wide        bool
 }
 
 // NewCmdRun returns the run command. runF replaces runRun in tests.
@@ -99,6 +101,8 @@ unreadable baseline, unwritable report).`,
 	f.BoolVar(&opts.Timestamps, "timestamps", false, "record the start time in the report (reports are then no longer byte-identical)")
 	f.IntVar(&opts.MaxFailures, "max-failures", report.DefaultMaxFailures, "failing checks shown in the tables (negative: none; the JSON has all)")
 	f.BoolVar(&opts.Quiet, "quiet", false, "print no tables (the gate verdict is still printed)")
+	f.BoolVarP(&opts.Verbose, "verbose", "v", false, "print the full tables: every metric and table, each failing check and its diff")
+	f.BoolVar(&opts.Wide, "wide", false, "do not cut long cells to fit 100 columns")
 	return cmd
 }
 
@@ -171,9 +175,7 @@ func runRun(ctx context.Context, opts *Options) error {
 		outs = cmdgate.In(opts.Out)
 		text.JSONPath = outs.JSON
 	}
-	if !opts.Quiet {
-		writers = append(writers, report.NewTerminal(opts.IO.Out, text))
-	} else {
+	if opts.Quiet {
 		// --quiet drops the tables, never the errors: a case that could not
 		// run is printed in full on stderr.
 		writers = append(writers, errorsTo(opts.IO.ErrOut))
@@ -230,7 +232,13 @@ func runRun(ctx context.Context, opts *Options) error {
 			return err
 		}
 	}
-	if verdict != nil {
+	// The terminal report opens with the verdict and ends with where the
+	// rest is; --quiet prints only the verdict.
+	if !opts.Quiet {
+		if err := report.Render(src, verdict, report.NewTerminal(opts.IO.Out, terminalOptions(opts, text, outs))); err != nil {
+			return cmdutil.Infra(err)
+		}
+	} else if verdict != nil {
 		if err := cmdgate.Print(opts.IO.Out, verdict); err != nil {
 			return cmdutil.Infra(err)
 		}
@@ -239,6 +247,26 @@ func runRun(ctx context.Context, opts *Options) error {
 		return cmdutil.Infra(fmt.Errorf("%d of %d cases could not run (see the errors above%s)%s", sum.Errors, sum.Cases, inReport(text.JSONPath), staleNote(opts, v, mode, items)))
 	}
 	return cmdgate.Exit(verdict)
+}
+
+// terminalOptions are the terminal report's options: the summary fits 100
+// columns unless --wide, -v prints everything, colours only on a terminal
+// that does not refuse them (NO_COLOR, TERM=dumb).
+func terminalOptions(opts *Options, text report.TextOptions, outs cmdgate.Outputs) report.TextOptions {
+	t := text
+	t.Verbose = opts.Verbose
+	if opts.Wide {
+		t.Width = -1
+	}
+	t.Color = opts.IO.IsStdoutTTY() && opts.IO.Getenv("NO_COLOR") == "" && opts.IO.Getenv("TERM") != "dumb"
+	t.HTMLPath = outs.HTML
+	if !opts.Verbose {
+		t.VerboseHint = "add -v"
+		if outs.Markdown != "" {
+			t.VerboseHint += " (or read " + outs.Markdown + ")"
+		}
+	}
+	return t
 }
 
 // staleNote sums up the stale cassettes of a run that had errors: how many,

@@ -111,7 +111,21 @@ func contains(a []string, s string) bool {
 
 func TestRun(t *testing.T) {
 	dir := workspace(t)
+	// The default output is a summary that fits 100 columns and ends with
+	// where the rest is; -v prints every table.
 	code, out, errOut := sb(t, dir, "run")
+	if code != cmdutil.ExitOK {
+		t.Fatalf("exit %d\n%s\n%s", code, out, errOut)
+	}
+	lines := strings.Split(strings.TrimRight(out, "\n"), "\n")
+	if !strings.HasPrefix(out, "searchbench: 4 cases: ") || !strings.HasPrefix(lines[len(lines)-2], "All metrics, tables and diffs: add -v") ||
+		lines[len(lines)-1] != "Every case, with what the model saw and did: "+filepath.Join(dir, "out", "report.html") {
+		t.Errorf("summary:\n%s", out)
+	}
+	if strings.Contains(out, "grounding.titles") {
+		t.Errorf("the summary lists every metric:\n%s", out)
+	}
+	code, out, errOut = sb(t, dir, "run", "-v")
 	if code != cmdutil.ExitOK {
 		t.Fatalf("exit %d\n%s\n%s", code, out, errOut)
 	}
@@ -123,25 +137,28 @@ func TestRun(t *testing.T) {
 			t.Errorf("the metrics table has no %s row:\n%s", m, out)
 		}
 	}
-	first, err := os.ReadFile(filepath.Join(dir, "out", "report.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, name := range []string{"report.md", "junit.xml"} {
+	for _, name := range []string{"report.json", "report.md", "junit.xml", "report.html", "traces.jsonl.gz"} {
 		if _, err := os.Stat(filepath.Join(dir, "out", name)); err != nil {
 			t.Error(err)
 		}
 	}
 	// The run is also stored by name, with the same bytes.
-	stored, err := os.ReadFile(filepath.Join(dir, "runs", "seed", "model", "report.json"))
-	if err != nil || !bytes.Equal(stored, first) {
-		t.Errorf("stored run: %v (equal: %v)", err, bytes.Equal(stored, first))
+	for _, name := range []string{"report.json", "traces.jsonl.gz"} {
+		a, _ := os.ReadFile(filepath.Join(dir, "out", name))
+		stored, err := os.ReadFile(filepath.Join(dir, "runs", "seed", "model", name))
+		if err != nil || len(a) == 0 || !bytes.Equal(stored, a) {
+			t.Errorf("stored run's %s: %v (equal: %v)", name, err, bytes.Equal(stored, a))
+		}
 	}
-	// Same inputs, same bytes, whatever the parallelism.
+	// Same inputs, same bytes, whatever the parallelism: the reports and
+	// the traces.
 	sb(t, dir, "run", "--quiet", "--parallel", "1", "--out", "out2")
-	second, _ := os.ReadFile(filepath.Join(dir, "out2", "report.json"))
-	if !bytes.Equal(first, second) {
-		t.Error("two replays gave different JSON reports")
+	for _, name := range []string{"report.json", "traces.jsonl.gz", "report.md", "junit.xml"} {
+		a, _ := os.ReadFile(filepath.Join(dir, "out", name))
+		b, _ := os.ReadFile(filepath.Join(dir, "out2", name))
+		if len(a) == 0 || !bytes.Equal(a, b) {
+			t.Errorf("two replays gave different %s", name)
+		}
 	}
 
 	// Gate against itself: passes.

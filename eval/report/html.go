@@ -9,6 +9,7 @@ import (
 	"io"
 	"strings"
 
+	"github.com/searchbench/searchbench/eval/score"
 	"github.com/searchbench/searchbench/internal/jsonx"
 	"github.com/searchbench/searchbench/internal/textdiff"
 )
@@ -82,6 +83,49 @@ type htmlCheck struct {
 type HTMLFlip struct {
 	Key    string `json:"key"`
 	ToFail bool   `json:"to_fail"`
+}
+
+// HTMLComparison is what a comparison page shows besides its two runs:
+// the flipped cases (listed first), tables (the metrics side by side) and
+// warnings.
+type HTMLComparison struct {
+	Flips    []HTMLFlip
+	Tables   []score.Table
+	Warnings []string
+}
+
+// CollectHTMLRun reads the report src (and its traces, nil for none) into
+// an HTMLRun, with the verdict the report holds.
+func CollectHTMLRun(src Source, traces []byte) (*HTMLRun, error) {
+	r, err := NewHTMLRun(HTMLOptions{Name: src.Name, Traces: traces})
+	if err != nil {
+		return nil, err
+	}
+	rc, err := src.Open()
+	if err != nil {
+		return nil, fmt.Errorf("reading report: %w", err)
+	}
+	defer rc.Close()
+	sc, err := NewScanner(src.Name, rc)
+	if err != nil {
+		return nil, err
+	}
+	if err := r.Begin(sc.Meta()); err != nil {
+		return nil, err
+	}
+	for sc.Next() {
+		if err := r.Case(sc.Case()); err != nil {
+			return nil, err
+		}
+	}
+	if err := sc.Err(); err != nil {
+		return nil, err
+	}
+	r.Gate = sc.Gate()
+	if err := r.End(*sc.Summary()); err != nil {
+		return nil, err
+	}
+	return r, nil
 }
 
 // NewHTMLRun starts collecting a run for the HTML report.
@@ -181,14 +225,20 @@ func (h *htmlWriter) End(s Summary) error {
 
 // htmlData is the page's embedded data.
 type htmlData struct {
-	Runs  []*HTMLRun `json:"runs"`
-	Flips []HTMLFlip `json:"flips,omitempty"`
+	Runs     []*HTMLRun    `json:"runs"`
+	Flips    []HTMLFlip    `json:"flips,omitempty"`
+	Tables   []score.Table `json:"tables,omitempty"`
+	Warnings []string      `json:"warnings,omitempty"`
 }
 
 // WriteHTML writes the page of one run, or of two side by side (a
-// comparison, with the cases that flipped between them).
-func WriteHTML(w io.Writer, runs []*HTMLRun, flips []HTMLFlip) error {
-	data, err := jsonx.Marshal(htmlData{Runs: runs, Flips: flips})
+// comparison, cmp not nil: the cases that flipped between them first).
+func WriteHTML(w io.Writer, runs []*HTMLRun, cmp *HTMLComparison) error {
+	d := htmlData{Runs: runs}
+	if cmp != nil {
+		d.Flips, d.Tables, d.Warnings = cmp.Flips, cmp.Tables, cmp.Warnings
+	}
+	data, err := jsonx.Marshal(d)
 	if err != nil {
 		return err
 	}

@@ -281,7 +281,8 @@ func NewCmdGate(io *cmdutil.IOStreams, runF func(context.Context, *Options) erro
 		Short: "Gate a saved or merged report against thresholds and a baseline",
 		Long: `Judge a saved report (a run's report.json, or the output of merge) with exactly
 the rules run --gates applies, print the verdict, and with --out write the report
-set (report.json with its "gate" section, report.md, junit.xml) to a folder.
+set (report.json with its "gate" section, report.md, junit.xml, report.html, and
+the traces.jsonl.gz found beside REPORT.json) to a folder.
 
 A shard's report gets the per-case rules only; thresholds and metric regressions
 are checked on the merged report.
@@ -298,7 +299,7 @@ baseline of another variant), 3 unreadable report or unwritable output.`,
 		},
 	}
 	opts.Flags.Register(cmd.Flags(), "gates `file`: thresholds and regression rules (required)")
-	cmd.Flags().StringVar(&opts.Out, "out", "", "also write report.json (with the verdict), report.md and junit.xml to this folder")
+	cmd.Flags().StringVar(&opts.Out, "out", "", "also write report.json (with the verdict), report.md, junit.xml and report.html to this folder")
 	return cmd
 }
 

@@ -69,7 +69,9 @@ func NewCmdRun(io *cmdutil.IOStreams, runF func(context.Context, *Options) error
 		Use:   "run",
 		Short: "Replay the datasets, score every case and print the tables",
 		Long: `Replay every dataset case against its recorded cassette (no network), score it,
-print the tables and write report.json, report.md and junit.xml to --out.
+print a summary (verdict and counts, headline metrics, failing checks by check;
+-v prints every table) and write report.json, report.md, junit.xml, report.html
+and traces.jsonl.gz to --out.
 
 With --gates (and usually --baseline) the run is also a verdict: it exits 1 when
 a metric is below its threshold, a metric dropped against the baseline beyond its
@@ -94,7 +96,7 @@ unreadable baseline, unwritable report).`,
 	f.StringArrayVar(&opts.Filter, "filter", nil, "select cases by id glob, tag, label or dataset (id:G, tag:T, label:L, dataset:D); repeatable, any term matches")
 	f.StringVar(&opts.Shard, "shard", "", "run slice `k/n` of the cases (join shards with searchbench merge)")
 	f.IntVar(&opts.Parallel, "parallel", 0, "cases replayed at once (0: one per CPU)")
-	f.StringVar(&opts.Out, "out", filepath.Join("reports", "latest"), "folder for report.json, report.md and junit.xml (\"\" writes none)")
+	f.StringVar(&opts.Out, "out", filepath.Join("reports", "latest"), "folder for report.json, report.md, junit.xml, report.html and traces.jsonl.gz (\"\" writes none)")
 	f.StringVar(&opts.Runs, "runs", filepath.Join("reports", "runs"), "`folder` of stored runs: an unsharded run also writes its reports to <runs>/<variant>/<mode>/, which compare finds by name (\"\" stores none)")
 	f.StringVar(&opts.Config, "config", filepath.Join("config", "executor.yaml"), "tool-call parser configuration for the parser dataset")
 	opts.Gate.Register(f, "gates `file`: thresholds and regression rules")

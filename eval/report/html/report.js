@@ -49,7 +49,7 @@
     return m.den ? String(m.den) : "";
   }
   function ciBar(m) {
-    if (m.unit !== "rate" || !m.den) return "";
+    if (!fmtCI(m)) return "";
     const lo = m.ci_low || 0, hi = m.ci_high || 0;
     return el("div", {class: "ci", title: "95% CI " + fmtCI(m)},
       el("span", {style: `left:${100 * lo}%;width:${100 * (hi - lo)}%`}),
@@ -113,18 +113,8 @@
     return `${s.cases} cases: ${s.passed} passed, ${s.failed} failed, ${s.errors} errors`;
   }
   function verdict(r) {
-    if (!r.gate) return el("div", {class: "verdict none", id: "verdict"}, "Not gated (a run measures; run --gates gives a verdict) — " + counts(r));
+    if (!r.gate) return el("div", {class: "verdict none", id: "verdict"}, counts(r) + " — not gated (a run measures; run --gates gives a verdict)");
     return el("div", {class: "verdict " + r.gate.verdict, id: "verdict"}, r.gate.line);
-  }
-  function metricsTable(r) {
-    const head = new Set((r.gate && r.gate.headline) || []);
-    const ms = r.summary.metrics.slice();
-    const order = m => head.has(m.name) ? 0 : 1;
-    ms.sort((a, b) => order(a) - order(b));
-    const rows = ms.map(m => el("tr", {class: head.has(m.name) ? "headline" : ""},
-      el("td", {}, m.name), el("td", {class: "num"}, fmtValue(m)), el("td", {class: "num"}, fmtCI(m)),
-      el("td", {}, ciBar(m)), el("td", {class: "num"}, fmtN(m)), el("td", {class: "muted"}, m.note || "")));
-    return table(["metric", "value", "95% CI", "interval", "n", "note"], rows, "metrics");
   }
   function heatmap(t) {
     const cols = t.header.slice(1);
@@ -166,13 +156,28 @@
     }
     return [...groups.entries()].sort((a, b) => b[1].length - a[1].length || (a[0] < b[0] ? -1 : 1));
   }
+  // headlineMetrics are the gate's headline, or for an ungated run the
+  // pass rates below 100% (as the terminal summary shows).
+  function headlineMetrics(r) {
+    const byName = new Map(r.summary.metrics.map(m => [m.name, m]));
+    if (r.gate && r.gate.headline && r.gate.headline.length) {
+      return {title: "Headline", rows: r.gate.headline.map(n => byName.get(n) || {name: n, missing: true})};
+    }
+    const below = r.summary.metrics.filter(m => m.unit === "rate" && m.den && m.num < m.den);
+    return {title: `Pass rates below 100% (${below.length})`, rows: below.slice(0, 12)};
+  }
+  function metricRows(ms, head, notes) {
+    return ms.map(m => m.missing ? el("tr", {}, el("td", {}, m.name), el("td", {colspan: notes ? 5 : 4}, "no data")) :
+      el("tr", {class: head && head.has(m.name) ? "headline" : "", title: m.note || null},
+        el("td", {}, m.name), el("td", {class: "num"}, fmtValue(m)), el("td", {class: "num nowrap"}, fmtCI(m)),
+        el("td", {}, ciBar(m)), el("td", {class: "num"}, fmtN(m)), notes ? el("td", {class: "muted"}, m.note || "") : null));
+  }
   function overview() {
     app.replaceChildren();
     if (COMPARE) return compareOverview();
     const r = RUNS[0];
     app.append(el("h1", {}, "searchbench report"), verdict(r),
-      el("p", {}, el("strong", {}, counts(r)), " — ", runLine(r)),
-      el("p", {class: "muted"}, r.name));
+      el("p", {}, runLine(r), el("span", {class: "muted"}, " — " + r.name)));
     if (r.gate && r.gate.violations.length) {
       app.append(el("h2", {}, `Gate violations (${r.gate.violations.length})`),
         table(["kind", "metric", "case", "want", "got", "explanation"], r.gate.violations.map(v => el("tr", {},
@@ -180,6 +185,14 @@
           el("td", {}, v.want), el("td", {}, v.got), el("td", {}, v.explanation)))));
     }
     if (r.gate && r.gate.notes) app.append(el("ul", {}, r.gate.notes.map(n => el("li", {class: "muted"}, n))));
+    const hl = headlineMetrics(r);
+    const tables = r.summary.tables || [];
+    const glance = tables.filter(t => /confusion matrix|per label/i.test(t.title));
+    const left = el("div", {}, el("h2", {}, hl.title),
+      hl.rows.length ? table(["metric", "value", "95% CI", "interval", "n"], metricRows(hl.rows, null, false), "metrics headline")
+        : el("p", {}, "Every pass rate is 100%."));
+    const right = el("div", {}, glance.map(t => [el("h2", {}, t.title), anyTable(t), (t.notes || []).map(n => el("p", {class: "muted"}, n))]));
+    app.append(el("div", {class: "glance"}, left, right));
     const groups = checkGroups(0);
     app.append(el("h2", {}, "Failing checks by check"));
     if (!groups.length) app.append(el("p", {}, "No check failed."));
@@ -189,8 +202,10 @@
         ks.length > 3 ? ", …" : "")))));
     app.append(el("p", {}, el("a", {href: "#cases?failing=1", id: "browse-failing"}, "Browse the failing cases"), " · ",
       el("a", {href: "#cases"}, "all cases")));
-    app.append(el("h2", {}, "Metrics"), metricsTable(r));
-    for (const t of r.summary.tables || []) {
+    const head = new Set((r.gate && r.gate.headline) || []);
+    app.append(el("h2", {}, `All metrics (${r.summary.metrics.length})`),
+      table(["metric", "value", "95% CI", "interval", "n", "note"], metricRows(r.summary.metrics, head, true), "metrics"));
+    for (const t of tables.filter(t => !glance.includes(t))) {
       app.append(el("h2", {}, t.title), anyTable(t));
       for (const n of t.notes || []) app.append(el("p", {class: "muted"}, n));
     }

@@ -15,6 +15,8 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"github.com/searchbench/searchbench/eval/report/reporttest"
+	"github.com/searchbench/searchbench/internal/cmd/root"
+	"github.com/searchbench/searchbench/internal/cmdutil"
 	"github.com/searchbench/searchbench/internal/golden"
 )
 
@@ -46,48 +48,7 @@ func TestReportInBrowser(t *testing.T) {
 		t.Fatalf("run: exit %d\n%s\n%s", code, stdout, stderr)
 	}
 	page := filepath.Join(out, "report.html")
-
-	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
-	defer cancel()
-	actx, cancelA := chromedp.NewExecAllocator(ctx,
-		chromedp.ExecPath(chromium),
-		chromedp.Flag("headless", true),
-		chromedp.Flag("no-sandbox", true),
-		chromedp.Flag("disable-gpu", true),
-		chromedp.Flag("disable-quic", true),
-		chromedp.Flag("no-first-run", true),
-		chromedp.Flag("disable-background-networking", true),
-		chromedp.Flag("disable-component-update", true),
-		chromedp.Flag("disable-sync", true),
-		chromedp.UserDataDir(filepath.Join(dir, "chromium-profile")),
-		chromedp.WindowSize(1280, 900),
-	)
-	defer cancelA()
-	bctx, cancelB := chromedp.NewContext(actx)
-	defer cancelB()
-
-	var mu sync.Mutex
-	var problems []string
-	chromedp.ListenTarget(bctx, func(ev any) {
-		mu.Lock()
-		defer mu.Unlock()
-		switch ev := ev.(type) {
-		case *runtime.EventExceptionThrown:
-			problems = append(problems, "exception: "+ev.ExceptionDetails.Error())
-		case *runtime.EventConsoleAPICalled:
-			if ev.Type == runtime.APITypeError || ev.Type == runtime.APITypeWarning {
-				var args []string
-				for _, a := range ev.Args {
-					args = append(args, string(a.Value)+a.Description)
-				}
-				problems = append(problems, fmt.Sprintf("console.%s: %s", ev.Type, strings.Join(args, " ")))
-			}
-		case *log.EventEntryAdded:
-			if ev.Entry.Level == log.LevelError {
-				problems = append(problems, fmt.Sprintf("log (%s): %s %s", ev.Entry.Source, ev.Entry.Text, ev.Entry.URL))
-			}
-		}
-	})
+	bctx, problems := browser(t, chromium)
 
 	artifacts := os.Getenv(artifactsEnv)
 	if artifacts == "" {
@@ -100,7 +61,6 @@ func TestReportInBrowser(t *testing.T) {
 	var verdict, count string
 	var rows, failingRows int
 	if err := chromedp.Run(bctx,
-		log.Enable(),
 		chromedp.Navigate("file://"+page),
 		chromedp.WaitVisible("#verdict", chromedp.ByID),
 		chromedp.Text("#verdict", &verdict, chromedp.ByID),
@@ -112,7 +72,7 @@ func TestReportInBrowser(t *testing.T) {
 		chromedp.Evaluate(`document.querySelectorAll("tr.case-row").length`, &rows),
 		chromedp.Evaluate(`[...document.querySelectorAll("tr.case-row")].filter(r => r.querySelector(".badge.fail, .badge.error")).length`, &failingRows),
 	); err != nil {
-		t.Fatalf("overview and case list: %v (page problems: %v)", err, problems)
+		t.Fatalf("overview and case list: %v (page problems: %v)", err, problems())
 	}
 	if !strings.Contains(verdict, "cases:") {
 		t.Errorf("verdict banner = %q, want the case counts", verdict)
@@ -138,6 +98,7 @@ func TestReportInBrowser(t *testing.T) {
 	var requests, searches int
 	if err := chromedp.Run(bctx,
 		chromedp.SendKeys("#f-q", key, chromedp.ByID),
+		chromedp.WaitVisible(fmt.Sprintf(`a[href="#case/%s"]`, strings.ReplaceAll(key, "/", "%2F")), chromedp.ByQuery),
 		chromedp.Click(fmt.Sprintf(`a[href="#case/%s"]`, strings.ReplaceAll(key, "/", "%2F")), chromedp.ByQuery),
 		chromedp.WaitVisible("#case-title", chromedp.ByID),
 		chromedp.Text("#case-title", &title, chromedp.ByID),
@@ -149,7 +110,7 @@ func TestReportInBrowser(t *testing.T) {
 		chromedp.Evaluate(`document.querySelectorAll(".evidence .search").length`, &searches),
 		chromedp.FullScreenshot(&failingCase, 100),
 	); err != nil {
-		t.Fatalf("case page of %s: %v (page problems: %v)", key, err, problems)
+		t.Fatalf("case page of %s: %v (page problems: %v)", key, err, problems())
 	}
 	if title != key {
 		t.Errorf("case page title = %q, want %q", title, key)
@@ -178,9 +139,121 @@ func TestReportInBrowser(t *testing.T) {
 			}
 		}
 	}
-	mu.Lock()
-	defer mu.Unlock()
-	if len(problems) > 0 {
-		t.Errorf("the page reported problems:\n%s", strings.Join(problems, "\n"))
+	if p := problems(); len(p) > 0 {
+		t.Errorf("the page reported problems:\n%s", strings.Join(p, "\n"))
+	}
+
+	// compare --html: the two shipped variants side by side, the flipped
+	// cases first; a flipped case opens in two columns.
+	code, stdout, stderr = sb(t, dir, "run", "--quiet", "--variant", "routing-examples", "--datasets", filepath.Join(repo, "datasets"),
+		"--cassettes", filepath.Join(repo, "cassettes"), "--out", filepath.Join(dir, "out-re"))
+	if code != 0 {
+		t.Fatalf("run routing-examples: exit %d\n%s\n%s", code, stdout, stderr)
+	}
+	cmpPage := filepath.Join(dir, "compare.html")
+	cio, cout, cerr := cmdutil.Test("")
+	if code := root.Main(context.Background(), []string{"compare", "--html", cmpPage, filepath.Join(out, "report.json"),
+		filepath.Join(dir, "out-re", "report.json")}, cio); code != 0 {
+		t.Fatalf("compare --html: exit %d\n%s\n%s", code, cout, cerr)
+	}
+	var firstRow, flipped string
+	var columns, evidences int
+	if err := chromedp.Run(bctx,
+		chromedp.Navigate("file://"+cmpPage),
+		chromedp.WaitVisible("#verdict", chromedp.ByID),
+		chromedp.Text("#verdict", &flipped, chromedp.ByID),
+		chromedp.Click(`#top a[href="#cases"]`, chromedp.ByQuery),
+		chromedp.WaitVisible("tr.case-row", chromedp.ByQuery),
+		chromedp.Text("tr.case-row", &firstRow, chromedp.ByQuery),
+		chromedp.Click("tr.case-row a", chromedp.ByQuery),
+		chromedp.WaitVisible(".cols", chromedp.ByQuery),
+		chromedp.WaitVisible(".case-col .evidence", chromedp.ByQuery),
+		chromedp.Evaluate(`document.querySelectorAll(".cols > .case-col").length`, &columns),
+		chromedp.Evaluate(`document.querySelectorAll(".cols .evidence").length`, &evidences),
+	); err != nil {
+		t.Fatalf("compare page: %v (page problems: %v)", err, problems())
+	}
+	if !strings.Contains(flipped, "cases flipped") || strings.HasPrefix(flipped, "0 cases") {
+		t.Errorf("compare page headline = %q, want the flipped cases (the shipped variants differ)", flipped)
+	}
+	if !strings.Contains(firstRow, "pass→fail") && !strings.Contains(firstRow, "fail→pass") {
+		t.Errorf("the compare page's first case is not a flipped one: %q", firstRow)
+	}
+	if columns != 2 || evidences != 2 {
+		t.Errorf("a compared case shows %d columns and %d traces, want 2 and 2", columns, evidences)
+	}
+	if p := problems(); len(p) > 0 {
+		t.Errorf("the compare page reported problems:\n%s", strings.Join(p, "\n"))
+	}
+}
+
+// browser starts headless Chromium with a fresh profile and
+// returns its context and a function listing the exceptions, console
+// errors and warnings, and log errors its pages reported so far.
+func browser(t *testing.T, chromium string) (context.Context, func() []string) {
+	t.Helper()
+	// The profile is not under t.TempDir: Chromium's helper processes can
+	// still be writing to it when the browser has exited, which would fail
+	// the test's own cleanup. It is removed here, retrying while they finish.
+	profile, err := os.MkdirTemp("", "searchbench-chromium-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		for range 50 {
+			if err = os.RemoveAll(profile); err == nil {
+				return
+			}
+			time.Sleep(100 * time.Millisecond)
+		}
+		t.Logf("leaving the Chromium profile %s: %v", profile, err)
+	})
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	t.Cleanup(cancel)
+	actx, cancelA := chromedp.NewExecAllocator(ctx,
+		chromedp.ExecPath(chromium),
+		chromedp.Flag("headless", true),
+		chromedp.Flag("no-sandbox", true),
+		chromedp.Flag("disable-gpu", true),
+		chromedp.Flag("disable-quic", true),
+		chromedp.Flag("no-first-run", true),
+		chromedp.Flag("disable-background-networking", true),
+		chromedp.Flag("disable-component-update", true),
+		chromedp.Flag("disable-sync", true),
+		chromedp.UserDataDir(profile),
+		chromedp.WindowSize(1280, 900),
+	)
+	t.Cleanup(cancelA)
+	bctx, cancelB := chromedp.NewContext(actx)
+	t.Cleanup(cancelB)
+	var mu sync.Mutex
+	var problems []string
+	chromedp.ListenTarget(bctx, func(ev any) {
+		mu.Lock()
+		defer mu.Unlock()
+		switch ev := ev.(type) {
+		case *runtime.EventExceptionThrown:
+			problems = append(problems, "exception: "+ev.ExceptionDetails.Error())
+		case *runtime.EventConsoleAPICalled:
+			if ev.Type == runtime.APITypeError || ev.Type == runtime.APITypeWarning {
+				var args []string
+				for _, a := range ev.Args {
+					args = append(args, string(a.Value)+a.Description)
+				}
+				problems = append(problems, fmt.Sprintf("console.%s: %s", ev.Type, strings.Join(args, " ")))
+			}
+		case *log.EventEntryAdded:
+			if ev.Entry.Level == log.LevelError {
+				problems = append(problems, fmt.Sprintf("log (%s): %s %s", ev.Entry.Source, ev.Entry.Text, ev.Entry.URL))
+			}
+		}
+	})
+	if err := chromedp.Run(bctx, log.Enable()); err != nil {
+		t.Fatalf("starting %s: %v", chromium, err)
+	}
+	return bctx, func() []string {
+		mu.Lock()
+		defer mu.Unlock()
+		return append([]string(nil), problems...)
 	}
 }

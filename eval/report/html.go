@@ -1,9 +1,11 @@
 package report
 
 import (
+	"bufio"
 	"bytes"
 	"embed"
 	"encoding/base64"
+	"errors"
 	"fmt"
 	"html/template"
 	"io"
@@ -31,23 +33,8 @@ type HTMLOptions struct {
 	Traces []byte
 }
 
-// HTMLRun is one run as the HTML report holds it: everything the page
-// shows, collected from the report's records, and its traces still
-// compressed (the page decompresses them when a case is first opened).
-type HTMLRun struct {
-	Name    string      `json:"name"`
-	Meta    Meta        `json:"meta"`
-	Summary *Summary    `json:"summary"`
-	Gate    *Gate       `json:"gate"`
-	Cases   []*htmlCase `json:"cases"`
-	// Traces is the base64 of the gzip-compressed traces ("" without).
-	Traces string `json:"traces"`
-
-	traces *TraceReader
-}
-
-// htmlCase is a case record cut to what the page needs, with short keys:
-// at 10,000 cases the page's data is mostly these.
+// htmlCase is a case record cut to what the page needs: at 10,000 cases
+// the page's data is mostly these.
 type htmlCase struct {
 	Seq     int         `json:"seq"`
 	Key     string      `json:"key"`
@@ -58,12 +45,11 @@ type htmlCase struct {
 	Pass    bool        `json:"pass"`
 	Error   string      `json:"error,omitempty"`
 	Checks  []htmlCheck `json:"checks"`
-	Turns   int         `json:"turns,omitempty"`
 }
 
-// htmlCheck is one check. Expected and got are also given in the
-// notation of the terminal's diffs (textdiff.Visible) when that differs
-// from the text, so the page shows the same glyphs.
+// htmlCheck is one check, with short keys. Expected and got are also
+// given in the notation of the terminal's diffs (textdiff.Visible) when
+// that differs from the text, so the page shows the same glyphs.
 type htmlCheck struct {
 	Scorer   string `json:"s"`
 	Name     string `json:"n"`
@@ -78,94 +64,9 @@ type htmlCheck struct {
 	Diff     string `json:"d,omitempty"`
 }
 
-// HTMLFlip is a case whose outcome differs between the two runs of a
-// comparison page.
-type HTMLFlip struct {
-	Key    string `json:"key"`
-	ToFail bool   `json:"to_fail"`
-}
-
-// HTMLComparison is what a comparison page shows besides its two runs:
-// the flipped cases (listed first), tables (the metrics side by side) and
-// warnings.
-type HTMLComparison struct {
-	Flips    []HTMLFlip
-	Tables   []score.Table
-	Warnings []string
-}
-
-// CollectHTMLRun reads the report src (and its traces, nil for none) into
-// an HTMLRun, with the verdict the report holds.
-func CollectHTMLRun(src Source, traces []byte) (*HTMLRun, error) {
-	r, err := NewHTMLRun(HTMLOptions{Name: src.Name, Traces: traces})
-	if err != nil {
-		return nil, err
-	}
-	rc, err := src.Open()
-	if err != nil {
-		return nil, fmt.Errorf("reading report: %w", err)
-	}
-	defer rc.Close()
-	sc, err := NewScanner(src.Name, rc)
-	if err != nil {
-		return nil, err
-	}
-	if err := r.Begin(sc.Meta()); err != nil {
-		return nil, err
-	}
-	for sc.Next() {
-		if err := r.Case(sc.Case()); err != nil {
-			return nil, err
-		}
-	}
-	if err := sc.Err(); err != nil {
-		return nil, err
-	}
-	r.Gate = sc.Gate()
-	if err := r.End(*sc.Summary()); err != nil {
-		return nil, err
-	}
-	return r, nil
-}
-
-// NewHTMLRun starts collecting a run for the HTML report.
-func NewHTMLRun(opt HTMLOptions) (*HTMLRun, error) {
-	r := &HTMLRun{Name: opt.Name, Cases: []*htmlCase{}}
-	if len(opt.Traces) > 0 {
-		tr, err := NewTraceReader(TracesName, bytes.NewReader(opt.Traces))
-		if err != nil {
-			return nil, err
-		}
-		r.traces = tr
-		r.Traces = base64.StdEncoding.EncodeToString(opt.Traces)
-	}
-	return r, nil
-}
-
-// Begin implements Writer.
-func (r *HTMLRun) Begin(m Meta) error {
-	r.Meta = m
-	return nil
-}
-
-// SetGate implements GateSetter.
-func (r *HTMLRun) SetGate(g *Gate) { r.Gate = g }
-
-// Case implements Writer.
-func (r *HTMLRun) Case(rec *CaseRecord) error {
-	if r.traces != nil {
-		// The page finds a case's trace by its position: check the two
-		// files line up.
-		raw, err := r.traces.For(rec)
-		if err != nil {
-			return err
-		}
-		if raw == nil {
-			return fmt.Errorf("%s ends before case %s: the traces belong to another run", TracesName, rec.Key)
-		}
-	}
+func htmlCaseOf(rec *CaseRecord) *htmlCase {
 	c := &htmlCase{Seq: rec.Seq, Key: rec.Key, Dataset: rec.Dataset, Kind: rec.Kind, Label: rec.Label, Tags: rec.Tags,
-		Pass: rec.Pass, Error: rec.Error, Checks: []htmlCheck{}, Turns: len(rec.Turns)}
+		Pass: rec.Pass, Error: rec.Error, Checks: []htmlCheck{}}
 	for _, s := range rec.Scores {
 		for _, k := range s.Checks {
 			hc := htmlCheck{Scorer: s.Scorer, Name: k.Name, Metric: k.Metric, Pass: k.Pass, Measure: s.Measure,
@@ -179,94 +80,276 @@ func (r *HTMLRun) Case(rec *CaseRecord) error {
 			c.Checks = append(c.Checks, hc)
 		}
 	}
-	r.Cases = append(r.Cases, c)
-	return nil
+	return c
 }
 
-// End implements Writer.
-func (r *HTMLRun) End(s Summary) error {
-	r.Summary = &s
-	if r.traces != nil {
-		if _, _, err := r.traces.Next(); err != io.EOF {
-			if err == nil {
-				err = fmt.Errorf("%s has more lines than the report has cases: the traces belong to another run", TracesName)
-			}
+// HTMLFlip is a case whose outcome differs between the two runs of a
+// comparison page.
+type HTMLFlip struct {
+	Key    string `json:"key"`
+	ToFail bool   `json:"to_fail"`
+}
+
+// HTMLComparison is what a comparison page shows besides its two runs:
+// the flipped cases (listed first), tables (the metrics side by side) and
+// warnings.
+type HTMLComparison struct {
+	Flips    []HTMLFlip    `json:"flips"`
+	Tables   []score.Table `json:"tables"`
+	Warnings []string      `json:"warnings,omitempty"`
+}
+
+// htmlRun streams one run into the page's data: {"name", "meta",
+// "cases": […], "summary", "gate", "traces": [chunks]}. Cases are written
+// as they come, so a page of any size is written in flat memory.
+type htmlRun struct {
+	out    *pageWriter
+	name   string
+	traces []byte
+	tr     *TraceReader
+	gate   *Gate
+	n      int
+	// onBegin writes what precedes the run (the page's head).
+	onBegin func(Meta) error
+	// onEnd writes what follows it (the page's tail).
+	onEnd func() error
+}
+
+func newHTMLRun(out *pageWriter, opt HTMLOptions) (*htmlRun, error) {
+	r := &htmlRun{out: out, name: opt.Name, traces: opt.Traces}
+	if len(opt.Traces) > 0 {
+		tr, err := NewTraceReader(TracesName, bytes.NewReader(opt.Traces))
+		if err != nil {
+			return nil, err
+		}
+		r.tr = tr
+	}
+	return r, nil
+}
+
+// SetGate implements GateSetter.
+func (r *htmlRun) SetGate(g *Gate) { r.gate = g }
+
+func (r *htmlRun) Begin(m Meta) error {
+	if r.onBegin != nil {
+		if err := r.onBegin(m); err != nil {
 			return err
 		}
 	}
-	return nil
+	r.out.raw(`{"name":`)
+	r.out.json(r.name)
+	r.out.raw(`,"meta":`)
+	r.out.json(m)
+	r.out.raw(`,"cases":[`)
+	return r.out.err
 }
 
-// htmlWriter is the Writer of a run's report.html.
-type htmlWriter struct {
-	*HTMLRun
-	w io.Writer
+func (r *htmlRun) Case(rec *CaseRecord) error {
+	if r.tr != nil {
+		// The page finds a case's trace by its position: the two files
+		// must line up.
+		if err := r.tr.Check(rec); err != nil {
+			return err
+		}
+	}
+	if r.n > 0 {
+		r.out.raw(",\n")
+	}
+	r.n++
+	r.out.json(htmlCaseOf(rec))
+	return r.out.err
+}
+
+// traceChunk is the size of the base64 pieces the traces are embedded
+// in: short runs of token characters, which the secret scrubber streams.
+const traceChunk = 48 << 10
+
+func (r *htmlRun) End(s Summary) error {
+	if r.tr != nil {
+		if err := r.tr.Done(); err != nil {
+			return err
+		}
+	}
+	r.out.raw("],\n\"summary\":")
+	r.out.json(s)
+	r.out.raw(`,"gate":`)
+	r.out.json(r.gate)
+	r.out.raw(`,"traces":[`)
+	enc := base64.StdEncoding
+	for i := 0; i < len(r.traces); i += traceChunk / 4 * 3 {
+		if i > 0 {
+			r.out.raw(",\n")
+		}
+		r.out.raw(`"` + enc.EncodeToString(r.traces[i:min(i+traceChunk/4*3, len(r.traces))]) + `"`)
+	}
+	r.out.raw("]}")
+	if r.onEnd != nil {
+		if err := r.onEnd(); err != nil {
+			return err
+		}
+	}
+	return r.out.err
+}
+
+// pageWriter writes the page: template parts and JSON data, escaping '<'
+// inside the data so no string in it can end the script element.
+type pageWriter struct {
+	w   *bufio.Writer
+	err error
+}
+
+func (p *pageWriter) raw(s string) {
+	if p.err == nil {
+		_, p.err = p.w.WriteString(s)
+	}
+}
+
+func (p *pageWriter) json(v any) {
+	if p.err != nil {
+		return
+	}
+	b, err := jsonx.Marshal(v)
+	if err != nil {
+		p.err = err
+		return
+	}
+	// No '<' exists outside a JSON string, so all can be escaped.
+	_, p.err = p.w.Write(bytes.ReplaceAll(b, []byte("<"), []byte(`\u003c`)))
+}
+
+// dataMark stands for the page's data when the template is executed:
+// the page is written as the part before it, the data streamed, and the
+// part after it.
+const dataMark = "/*searchbench-data*/"
+
+// parts returns the page around its data, for a page titled title.
+func (p *pageWriter) parts(title string) (head, tail string) {
+	if p.err != nil {
+		return "", ""
+	}
+	style, err := htmlAssets.ReadFile("html/report.css")
+	if err != nil {
+		p.err = err
+		return "", ""
+	}
+	script, err := htmlAssets.ReadFile("html/report.js")
+	if err != nil {
+		p.err = err
+		return "", ""
+	}
+	var b strings.Builder
+	if p.err = htmlPage.Execute(&b, map[string]any{
+		"Title": title, "Style": template.CSS(style), "Script": template.JS(script), "Data": template.JS(dataMark),
+	}); p.err != nil {
+		return "", ""
+	}
+	head, tail, ok := strings.Cut(b.String(), dataMark)
+	if !ok {
+		p.err = errors.New("report.html template lost its data mark")
+	}
+	return head, tail
+}
+
+func (p *pageWriter) flush() error {
+	if p.err == nil {
+		p.err = p.w.Flush()
+	}
+	return p.err
 }
 
 // NewHTML returns a Writer of report.html: one self-contained page (no
 // network; its script and style are embedded) with the verdict, the
 // metrics with their intervals, the scorers' tables drawn as a heatmap and
 // bars, and a browser of every case down to its model requests, search
-// results and the diffs of its checks.
+// results and the diffs of its checks. The page's data streams out as the
+// cases come; the page draws only what is on screen.
 func NewHTML(w io.Writer, opt HTMLOptions) (Writer, error) {
-	r, err := NewHTMLRun(opt)
+	out := &pageWriter{w: bufio.NewWriterSize(w, 64<<10)}
+	r, err := newHTMLRun(out, opt)
 	if err != nil {
 		return nil, err
 	}
-	return &htmlWriter{HTMLRun: r, w: w}, nil
+	var tail string
+	r.onBegin = func(m Meta) error {
+		var head string
+		head, tail = out.parts("searchbench report — " + m.Variant)
+		out.raw(head)
+		out.raw(`{"runs":[`)
+		return out.err
+	}
+	r.onEnd = func() error {
+		out.raw("]}")
+		out.raw(tail)
+		return out.flush()
+	}
+	return r, nil
 }
 
-func (h *htmlWriter) End(s Summary) error {
-	if err := h.HTMLRun.End(s); err != nil {
-		return err
-	}
-	return WriteHTML(h.w, []*HTMLRun{h.HTMLRun}, nil)
+// HTMLSide is one run of a comparison page: its report and traces (nil
+// for none).
+type HTMLSide struct {
+	Report Source
+	Traces []byte
 }
 
-// htmlData is the page's embedded data.
-type htmlData struct {
-	Runs     []*HTMLRun    `json:"runs"`
-	Flips    []HTMLFlip    `json:"flips,omitempty"`
-	Tables   []score.Table `json:"tables,omitempty"`
-	Warnings []string      `json:"warnings,omitempty"`
-}
-
-// WriteHTML writes the page of one run, or of two side by side (a
-// comparison, cmp not nil: the cases that flipped between them first).
-func WriteHTML(w io.Writer, runs []*HTMLRun, cmp *HTMLComparison) error {
-	d := htmlData{Runs: runs}
-	if cmp != nil {
-		d.Flips, d.Tables, d.Warnings = cmp.Flips, cmp.Tables, cmp.Warnings
-	}
-	data, err := jsonx.Marshal(d)
-	if err != nil {
-		return err
-	}
-	// Inside <script>, "</script" or "<!--" would end or confuse the
-	// element; no '<' outside a JSON string exists, so escape them all.
-	data = bytes.ReplaceAll(data, []byte("<"), []byte(`\u003c`))
-	style, err := htmlAssets.ReadFile("html/report.css")
-	if err != nil {
-		return err
-	}
-	script, err := htmlAssets.ReadFile("html/report.js")
-	if err != nil {
-		return err
-	}
-	title := "searchbench report"
-	if len(runs) == 2 {
-		title = "searchbench compare"
-	}
-	if len(runs) > 0 {
-		title += " — " + runs[0].Meta.Variant
-		if len(runs) == 2 {
-			title += " vs " + runs[1].Meta.Variant
+// WriteHTMLComparison writes the page of two runs side by side, with the
+// cases that flipped between them first. Each report is streamed.
+func WriteHTMLComparison(w io.Writer, a, b HTMLSide, variants [2]string, cmp *HTMLComparison) error {
+	out := &pageWriter{w: bufio.NewWriterSize(w, 64<<10)}
+	head, tail := out.parts(fmt.Sprintf("searchbench compare — %s vs %s", variants[0], variants[1]))
+	out.raw(head)
+	out.raw(`{"comparison":`)
+	out.json(cmp)
+	out.raw(`,"runs":[`)
+	for i, side := range []HTMLSide{a, b} {
+		if i > 0 {
+			out.raw(",\n")
+		}
+		r, err := newHTMLRun(out, HTMLOptions{Name: side.Report.Name, Traces: side.Traces})
+		if err != nil {
+			return err
+		}
+		var gate *Gate
+		var sum *Summary
+		if err := scanWithGate(side.Report, r, &gate, &sum); err != nil {
+			return err
+		}
+		if sum == nil {
+			return fmt.Errorf("%s: no summary", side.Report.Name)
+		}
+		r.gate = gate
+		if err := r.End(*sum); err != nil {
+			return err
 		}
 	}
-	return htmlPage.Execute(w, map[string]any{
-		"Title":  title,
-		"Style":  template.CSS(style),
-		"Script": template.JS(script),
-		"Data":   template.JS(strings.TrimSpace(string(data))),
-	})
+	out.raw("]}")
+	out.raw(tail)
+	return out.flush()
+}
+
+// scanWithGate streams src's meta and cases into w and returns its
+// summary and verdict.
+func scanWithGate(src Source, w Writer, gate **Gate, sum **Summary) error {
+	rc, err := src.Open()
+	if err != nil {
+		return fmt.Errorf("reading report: %w", err)
+	}
+	defer rc.Close()
+	sc, err := NewScanner(src.Name, rc)
+	if err != nil {
+		return err
+	}
+	if err := w.Begin(sc.Meta()); err != nil {
+		return err
+	}
+	for sc.Next() {
+		if err := w.Case(sc.Case()); err != nil {
+			return err
+		}
+	}
+	if err := sc.Err(); err != nil {
+		return err
+	}
+	*gate, *sum = sc.Gate(), sc.Summary()
+	return nil
 }

@@ -127,7 +127,7 @@ func TestHTMLIsSelfContained(t *testing.T) {
 		Runs []struct {
 			Gate   *report.Gate `json:"gate"`
 			Cases  []struct{ Key string }
-			Traces string `json:"traces"`
+			Traces []string `json:"traces"`
 		} `json:"runs"`
 	}
 	if err := json.Unmarshal([]byte(m[1]), &data); err != nil {
@@ -140,7 +140,7 @@ func TestHTMLIsSelfContained(t *testing.T) {
 	if !strings.HasSuffix(run.Gate.Line, "</script><b>") {
 		t.Errorf("verdict line mangled: %q", run.Gate.Line)
 	}
-	if got, _ := base64.StdEncoding.DecodeString(run.Traces); !bytes.Equal(got, tr) {
+	if got, _ := base64.StdEncoding.DecodeString(strings.Join(run.Traces, "")); !bytes.Equal(got, tr) {
 		t.Error("the embedded traces are not the traces file")
 	}
 	// The check with a byte diff carries its visible form.

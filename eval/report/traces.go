@@ -64,7 +64,7 @@ type TraceWriter struct {
 // wraps the plain-text stream before compression (the secret scrubber); its
 // Flush, if it has one, is called by Close.
 func NewTraces(w io.Writer, lines func(io.Writer) io.Writer) *TraceWriter {
-	gz, _ := gzip.NewWriterLevel(w, gzip.BestCompression)
+	gz, _ := gzip.NewWriterLevel(w, gzip.DefaultCompression)
 	var plain io.Writer = gz
 	if lines != nil {
 		plain = lines(gz)
@@ -158,21 +158,38 @@ func (r *TraceReader) Next() (*CaseTrace, []byte, error) {
 	return &t, raw, nil
 }
 
-// For returns the trace of the case rec, which must be the next case of
-// the report the traces were written with. It is nil, nil when the traces
-// end early; a trace of another case is an error (the files do not belong
-// together).
-func (r *TraceReader) For(rec *CaseRecord) (json.RawMessage, error) {
-	t, raw, err := r.Next()
-	if errors.Is(err, io.EOF) {
-		return nil, nil
+// Check reads the next line and checks that it is the trace of rec, the
+// next case of the report: the traces must belong to that report. Only
+// the line's seq and key are decoded.
+func (r *TraceReader) Check(rec *CaseRecord) error {
+	if !r.sc.Scan() {
+		if err := r.sc.Err(); err != nil {
+			return fmt.Errorf("%s: line %d: %w", r.name, r.line+1, err)
+		}
+		return fmt.Errorf("%s ends before case %s: the traces belong to another run", r.name, rec.Key)
 	}
-	if err != nil {
-		return nil, err
+	r.line++
+	var id struct {
+		Seq int    `json:"seq"`
+		Key string `json:"key"`
 	}
-	if t.Key != rec.Key || t.Seq != rec.Seq {
-		return nil, fmt.Errorf("%s: line %d holds case %s (seq %d), the report's next case is %s (seq %d): the traces belong to another run",
-			r.name, r.line, t.Key, t.Seq, rec.Key, rec.Seq)
+	if err := json.Unmarshal(r.sc.Bytes(), &id); err != nil {
+		return fmt.Errorf("%s: line %d: %w", r.name, r.line, err)
 	}
-	return json.RawMessage(append([]byte(nil), raw...)), nil
+	if id.Key != rec.Key || id.Seq != rec.Seq {
+		return fmt.Errorf("%s: line %d holds case %s (seq %d), the report's next case is %s (seq %d): the traces belong to another run",
+			r.name, r.line, id.Key, id.Seq, rec.Key, rec.Seq)
+	}
+	return nil
+}
+
+// Done checks that no trace is left after the report's last case.
+func (r *TraceReader) Done() error {
+	if _, _, err := r.Next(); !errors.Is(err, io.EOF) {
+		if err == nil {
+			err = fmt.Errorf("%s has more lines than the report has cases: the traces belong to another run", r.name)
+		}
+		return err
+	}
+	return nil
 }

@@ -7,7 +7,8 @@
   const DATA = JSON.parse(document.getElementById("data").textContent);
   const RUNS = DATA.runs;
   const COMPARE = RUNS.length === 2;
-  const FLIPS = new Map((DATA.flips || []).map(f => [f.key, f]));
+  const CMP = DATA.comparison || {};
+  const FLIPS = new Map((CMP.flips || []).map(f => [f.key, f]));
   const PAGE = 200;
   const app = document.getElementById("app");
 
@@ -163,8 +164,11 @@
     if (r.gate && r.gate.headline && r.gate.headline.length) {
       return {title: "Headline", rows: r.gate.headline.map(n => byName.get(n) || {name: n, missing: true})};
     }
-    const below = r.summary.metrics.filter(m => m.unit === "rate" && m.den && m.num < m.den);
-    return {title: `Pass rates below 100% (${below.length})`, rows: below.slice(0, 12)};
+    // A rate with no passes has no "num" (the JSON omits zeros).
+    const rates = r.summary.metrics.filter(m => m.unit === "rate" && m.den);
+    const below = rates.filter(m => (m.num || 0) < m.den);
+    const shown = below.length > 12 ? "; 12 shown" : "";
+    return {title: `Pass rates below 100% (${below.length} of ${rates.length} rates${shown})`, rows: below.slice(0, 12)};
   }
   function metricRows(ms, head, notes) {
     return ms.map(m => m.missing ? el("tr", {}, el("td", {}, m.name), el("td", {colspan: notes ? 5 : 4}, "no data")) :
@@ -188,7 +192,7 @@
     const hl = headlineMetrics(r);
     const tables = r.summary.tables || [];
     const glance = tables.filter(t => /confusion matrix|per label/i.test(t.title));
-    const left = el("div", {}, el("h2", {}, hl.title),
+    const left = el("div", {}, el("h2", {id: "headline"}, hl.title),
       hl.rows.length ? table(["metric", "value", "95% CI", "interval", "n"], metricRows(hl.rows, null, false), "metrics headline")
         : el("p", {}, "Every pass rate is 100%."));
     const right = el("div", {}, glance.map(t => [el("h2", {}, t.title), anyTable(t), (t.notes || []).map(n => el("p", {class: "muted"}, n))]));
@@ -215,8 +219,8 @@
     app.append(el("h1", {}, "searchbench compare"),
       el("p", {}, el("strong", {}, "A: "), a.name, " — ", runLine(a), " — ", counts(a)),
       el("p", {}, el("strong", {}, "B: "), b.name, " — ", runLine(b), " — ", counts(b)));
-    for (const w of DATA.warnings || []) app.append(el("div", {class: "verdict none"}, "Warning: " + w));
-    const flips = DATA.flips || [];
+    for (const w of CMP.warnings || []) app.append(el("div", {class: "verdict none"}, "Warning: " + w));
+    const flips = CMP.flips || [];
     const broken = flips.filter(f => f.to_fail).length;
     app.append(el("div", {class: "verdict none", id: "verdict"}, `${flips.length} cases flipped: ${broken} broken (pass→fail), ${flips.length - broken} fixed (fail→pass)`));
     if (flips.length) app.append(table(["case", "change", "A", "B"], flips.map(f => el("tr", {},
@@ -224,7 +228,7 @@
       el("td", {}, badge(caseOf(0, f.key))), el("td", {}, badge(caseOf(1, f.key)))))));
     app.append(el("p", {}, el("a", {href: "#cases?failing=1", id: "browse-failing"}, "Browse the cases failing in A or B"), " · ",
       el("a", {href: "#cases"}, "all cases")));
-    for (const t of DATA.tables || []) {
+    for (const t of CMP.tables || []) {
       app.append(el("h2", {}, t.title), anyTable(t));
       for (const n of t.notes || []) app.append(el("p", {class: "muted"}, n));
     }
@@ -305,11 +309,12 @@
   const traceCache = new Map();
   async function traceOf(run, key) {
     const r = RUNS[run];
-    if (!r.traces) return null;
+    if (!r.traces || !r.traces.length) return null;
     if (!traceCache.has(run)) {
       traceCache.set(run, (async () => {
         if (typeof DecompressionStream === "undefined") throw new Error("this browser cannot decompress the embedded traces (no DecompressionStream)");
-        const bin = Uint8Array.from(atob(r.traces), ch => ch.charCodeAt(0));
+        // The traces are base64 chunks of one gzip stream.
+        const bin = Uint8Array.from(atob(r.traces.join("")), ch => ch.charCodeAt(0));
         const text = await new Response(new Blob([bin]).stream().pipeThrough(new DecompressionStream("gzip"))).text();
         return text.split("\n");
       })());

@@ -113,22 +113,18 @@ func compareRun(_ context.Context, opts *Options) error {
 // traces.jsonl.gz beside each report, when there is one), the metrics
 // table, and the flipped cases first.
 func writeHTML(opts *Options, paths []string, res *compare.Result) error {
-	var runs []*report.HTMLRun
+	var sides []report.HTMLSide
 	for _, p := range paths {
-		var traces []byte
+		side := report.HTMLSide{Report: report.File(p)}
 		if tp := cmdgate.TracesBeside(p); tp != "" {
 			var err error
-			if traces, err = os.ReadFile(tp); err != nil {
+			if side.Traces, err = os.ReadFile(tp); err != nil {
 				return cmdutil.Infra(err)
 			}
 		}
-		r, err := report.CollectHTMLRun(report.File(p), traces)
-		if err != nil {
-			return cmdutil.Usage(err)
-		}
-		runs = append(runs, r)
+		sides = append(sides, side)
 	}
-	cmp := &report.HTMLComparison{Tables: []score.Table{res.MetricsTable()}, Warnings: res.Warnings}
+	cmp := &report.HTMLComparison{Flips: []report.HTMLFlip{}, Tables: []score.Table{res.MetricsTable()}, Warnings: res.Warnings}
 	for _, f := range res.Flips {
 		cmp.Flips = append(cmp.Flips, report.HTMLFlip{Key: f.Case, ToFail: f.ToFail})
 	}
@@ -138,8 +134,8 @@ func writeHTML(opts *Options, paths []string, res *compare.Result) error {
 	}
 	defer f.Abort()
 	sink := secret.NewWriter(f, opts.IO.Secrets())
-	if err := report.WriteHTML(sink, runs, cmp); err != nil {
-		return cmdutil.Infra(err)
+	if err := report.WriteHTMLComparison(sink, sides[0], sides[1], [2]string{res.A.Variant, res.B.Variant}, cmp); err != nil {
+		return cmdutil.Usage(err)
 	}
 	if err := sink.Flush(); err != nil {
 		return cmdutil.Infra(err)

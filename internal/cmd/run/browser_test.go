@@ -42,10 +42,17 @@ func TestReportInBrowser(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	code, stdout, stderr := sb(t, dir, "run", "--quiet", "--datasets", filepath.Join(repo, "datasets"),
+	code, stdout, stderr := sb(t, dir, "run", "--datasets", filepath.Join(repo, "datasets"),
 		"--cassettes", filepath.Join(repo, "cassettes"), "--out", out)
 	if code != 0 {
 		t.Fatalf("run: exit %d\n%s\n%s", code, stdout, stderr)
+	}
+	// The page's headline is the terminal summary's.
+	var termHeadline string
+	for _, l := range strings.Split(stdout, "\n") {
+		if strings.HasPrefix(l, "Pass rates below 100%") || l == "Headline" {
+			termHeadline = l
+		}
 	}
 	page := filepath.Join(out, "report.html")
 	bctx, problems := browser(t, chromium)
@@ -58,12 +65,13 @@ func TestReportInBrowser(t *testing.T) {
 		t.Fatal(err)
 	}
 	var overview, failingCase []byte
-	var verdict, count string
+	var verdict, count, pageHeadline string
 	var rows, failingRows int
 	if err := chromedp.Run(bctx,
 		chromedp.Navigate("file://"+page),
 		chromedp.WaitVisible("#verdict", chromedp.ByID),
 		chromedp.Text("#verdict", &verdict, chromedp.ByID),
+		chromedp.Text("#headline", &pageHeadline, chromedp.ByID),
 		chromedp.WaitVisible("table.heat", chromedp.ByQuery),
 		chromedp.CaptureScreenshot(&overview),
 		chromedp.Click("#browse-failing", chromedp.ByID),
@@ -73,6 +81,9 @@ func TestReportInBrowser(t *testing.T) {
 		chromedp.Evaluate(`[...document.querySelectorAll("tr.case-row")].filter(r => r.querySelector(".badge.fail, .badge.error")).length`, &failingRows),
 	); err != nil {
 		t.Fatalf("overview and case list: %v (page problems: %v)", err, problems())
+	}
+	if termHeadline == "" || pageHeadline != termHeadline {
+		t.Errorf("the page's headline is %q, the terminal's %q", pageHeadline, termHeadline)
 	}
 	if !strings.Contains(verdict, "cases:") {
 		t.Errorf("verdict banner = %q, want the case counts", verdict)

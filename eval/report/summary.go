@@ -98,6 +98,12 @@ func (t *textWriter) verdictLines() {
 		for _, l := range wrap("  "+rest, t.width(), "  ") {
 			t.printf("%s\n", l)
 		}
+		// Notes say what could not be compared and why that was allowed.
+		for _, n := range g.Notes {
+			for _, l := range wrap("  note: "+n, t.width(), "    ") {
+				t.printf("%s\n", l)
+			}
+		}
 	}
 	if len(g.Violations) == 0 {
 		return

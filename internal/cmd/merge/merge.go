@@ -26,7 +26,7 @@ type Options struct {
 	IO *cmdutil.IOStreams
 	// Output is the merged JSON report; Markdown and JUnit, when set, are
 	// written alongside.
-	Output, Markdown, JUnit string
+	Output, Markdown, JUnit, HTML string
 	// Shards are the shard reports to join.
 	Shards []string
 	// Gate gates the merged report, as run --gates does an unsharded run.
@@ -73,6 +73,7 @@ cannot be read, the shards do not fit together or the gates file is invalid,
 	cmd.Flags().StringVarP(&opts.Output, "output", "o", "", "write the merged JSON report to `FILE` (required)")
 	cmd.Flags().StringVar(&opts.Markdown, "markdown", "", "also write the Markdown report to `FILE`")
 	cmd.Flags().StringVar(&opts.JUnit, "junit", "", "also write the JUnit XML report to `FILE`")
+	cmd.Flags().StringVar(&opts.HTML, "html", "", "also write the browsable HTML report to `FILE` (shard reports carry no traces: its case pages show checks and diffs only)")
 	opts.Gate.Register(cmd.Flags(), "gate the merged report: gates `file` (thresholds and regression rules)")
 	return cmd
 }
@@ -120,7 +121,7 @@ func mergeRun(_ context.Context, opts *Options) error {
 			return err
 		}
 	}
-	outs := cmdgate.Outputs{JSON: opts.Output, Markdown: opts.Markdown, JUnit: opts.JUnit}
+	outs := cmdgate.Outputs{JSON: opts.Output, Markdown: opts.Markdown, JUnit: opts.JUnit, HTML: opts.HTML}
 	if err := cmdgate.Publish(src, "", verdict, outs, opts.IO.Secrets(), report.TextOptions{JSONPath: opts.Output}); err != nil {
 		return err
 	}

@@ -17,7 +17,7 @@ import (
 // longer than any terminal.
 func fixtureGate() *report.Gate {
 	return &report.Gate{Verdict: report.VerdictFail,
-		Notes: []string{"edited_cases is off in gates.yaml: 1 case edited under the same id (routing/ceo-microsoft) is compared anyway, as a note"},
+		Notes:    []string{"edited_cases is off in gates.yaml: 1 case edited under the same id (routing/ceo-microsoft) is compared anyway, as a note"},
 		Line:     "gate: FAIL (2 violations: 1 threshold, 1 flip) — 1 threshold checked; 10 of 10 cases compared with the baseline (34 metrics); 0 new, 0 removed, 0 known failures",
 		Headline: []string{"routing.accuracy", "consent.accuracy", "schema.final", "grounding.claims"},
 		Violations: []report.Violation{

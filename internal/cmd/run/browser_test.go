@@ -134,6 +134,51 @@ func TestReportInBrowser(t *testing.T) {
 	}
 	t.Logf("%s: %d model requests, %d search calls shown", key, requests, searches)
 
+	// Every kind of case renders its evidence: a routing case its search
+	// calls and their results, a parser case the message it parsed.
+	for _, k := range []struct{ kind, want string }{
+		{"routing", ".evidence .search .results li"},
+		{"flows", ".evidence .turn"},
+		{"consent", ".evidence .turn"},
+		{"parser", ".evidence pre"},
+	} {
+		var first string
+		if err := chromedp.Run(bctx,
+			chromedp.Evaluate(fmt.Sprintf(`(() => {
+				const d = JSON.parse(document.getElementById("data").textContent);
+				const c = d.runs[0].cases.find(c => c.kind === %q);
+				if (c) location.hash = "#case/" + encodeURIComponent(c.key);
+				return c ? c.key : "";
+			})()`, k.kind), &first),
+		); err != nil || first == "" {
+			t.Fatalf("no %s case to open (%v)", k.kind, err)
+		}
+		// The hash change renders asynchronously: wait for this case's
+		// page, with its trace drawn.
+		var shown bool
+		if err := chromedp.Run(bctx, chromedp.Poll(fmt.Sprintf(`(() => {
+			const t = document.getElementById("case-title");
+			return !!t && t.textContent === %q && !!document.querySelector(%q);
+		})()`, first, k.want), &shown)); err != nil || !shown {
+			t.Fatalf("%s case %s: its page with %s never showed: %v (page problems: %v)", k.kind, first, k.want, err, problems())
+		}
+	}
+
+	// The dataset filter narrows the list to that dataset.
+	var parserRows, parserTotal int
+	if err := chromedp.Run(bctx,
+		chromedp.Evaluate(`location.hash = "#cases"`, nil),
+		chromedp.Poll(`!!document.getElementById("f-dataset")`, nil),
+		chromedp.Evaluate(`(() => { const s = document.getElementById("f-dataset"); s.value = "parser"; s.dispatchEvent(new Event("change")); })()`, nil),
+		chromedp.Evaluate(`[...document.querySelectorAll("tr.case-row a")].filter(a => a.textContent.startsWith("parser/")).length`, &parserRows),
+		chromedp.Evaluate(`document.querySelectorAll("tr.case-row").length`, &parserTotal),
+	); err != nil {
+		t.Fatalf("dataset filter: %v (page problems: %v)", err, problems())
+	}
+	if parserRows == 0 || parserRows != parserTotal {
+		t.Errorf("dataset filter parser: %d rows, %d of them parser cases", parserTotal, parserRows)
+	}
+
 	for name, png := range map[string][]byte{"report-overview.png": overview, "report-failing-case.png": failingCase} {
 		if len(png) == 0 {
 			t.Errorf("screenshot %s is empty", name)

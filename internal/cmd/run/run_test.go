@@ -351,3 +351,35 @@ func TestVariantFromFiles(t *testing.T) {
 		t.Fatalf("an unused file made cassettes stale: exit %d\n%s", code, out)
 	}
 }
+
+// TestColourOnlyOnATerminal: the summary is coloured on a terminal, never
+// in a pipe, and never when NO_COLOR is set or TERM is dumb.
+func TestColourOnlyOnATerminal(t *testing.T) {
+	dir := workspace(t)
+	for _, tc := range []struct {
+		name  string
+		tty   bool
+		env   map[string]string
+		color bool
+	}{
+		{"terminal", true, nil, true},
+		{"pipe", false, nil, false},
+		{"NO_COLOR", true, map[string]string{"NO_COLOR": "1"}, false},
+		{"TERM=dumb", true, map[string]string{"TERM": "dumb"}, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			io, out, errOut := cmdutil.Test("")
+			io.SetTTY(tc.tty, false)
+			io.Getenv = func(k string) string { return tc.env[k] }
+			code := root.Main(context.Background(), []string{"run", "--datasets", filepath.Join(dir, "datasets"),
+				"--cassettes", filepath.Join(dir, "cassettes"), "--prompts", "../../../prompts", "--config", "../../../config/executor.yaml",
+				"--out", filepath.Join(dir, "out-"+strings.ReplaceAll(tc.name, "=", "-")), "--runs", ""}, io)
+			if code != 0 {
+				t.Fatalf("exit %d\n%s\n%s", code, out, errOut)
+			}
+			if got := strings.Contains(out.String(), "\x1b["); got != tc.color {
+				t.Errorf("colour codes in the output: %v, want %v\n%q", got, tc.color, out.String())
+			}
+		})
+	}
+}

@@ -36,15 +36,18 @@ type HTMLOptions struct {
 // htmlCase is a case record cut to what the page needs: at 10,000 cases
 // the page's data is mostly these.
 type htmlCase struct {
-	Seq     int         `json:"seq"`
-	Key     string      `json:"key"`
-	Dataset string      `json:"dataset"`
-	Kind    string      `json:"kind"`
-	Label   string      `json:"label,omitempty"`
-	Tags    []string    `json:"tags,omitempty"`
-	Pass    bool        `json:"pass"`
-	Error   string      `json:"error,omitempty"`
-	Checks  []htmlCheck `json:"checks"`
+	Seq     int      `json:"seq"`
+	Key     string   `json:"key"`
+	Dataset string   `json:"dataset"`
+	Kind    string   `json:"kind"`
+	Label   string   `json:"label,omitempty"`
+	Tags    []string `json:"tags,omitempty"`
+	Pass    bool     `json:"pass"`
+	Error   string   `json:"error,omitempty"`
+	// Inputs are the user's messages, turn by turn, for the list and the
+	// search.
+	Inputs []string    `json:"in,omitempty"`
+	Checks []htmlCheck `json:"checks"`
 }
 
 // htmlCheck is one check, with short keys. Expected and got are also
@@ -67,6 +70,9 @@ type htmlCheck struct {
 func htmlCaseOf(rec *CaseRecord) *htmlCase {
 	c := &htmlCase{Seq: rec.Seq, Key: rec.Key, Dataset: rec.Dataset, Kind: rec.Kind, Label: rec.Label, Tags: rec.Tags,
 		Pass: rec.Pass, Error: rec.Error, Checks: []htmlCheck{}}
+	for _, t := range rec.Turns {
+		c.Inputs = append(c.Inputs, t.Input)
+	}
 	for _, s := range rec.Scores {
 		for _, k := range s.Checks {
 			hc := htmlCheck{Scorer: s.Scorer, Name: k.Name, Metric: k.Metric, Pass: k.Pass, Measure: s.Measure,

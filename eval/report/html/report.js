@@ -267,7 +267,7 @@
     const count = el("p", {id: "count"});
     const list = el("tbody", {});
     const more = el("button", {id: "more"}, "show more");
-    const head = COMPARE ? ["A", "B", "case", "kind", "label", "failing checks"] : ["", "case", "kind", "label", "failing checks"];
+    const head = COMPARE ? ["A", "B", "case", "kind", "label", "input", "failing checks"] : ["", "case", "kind", "label", "input", "failing checks"];
     app.append(count, el("table", {class: "caselist"}, el("thead", {}, el("tr", {}, head.map(h => el("th", {}, h)))), list), more);
     let matched = [], shown = 0;
     const showMore = () => {
@@ -277,7 +277,8 @@
         list.append(el("tr", {class: "case-row"},
           cs.map(x => el("td", {}, badge(x))),
           el("td", {}, el("a", {href: "#case/" + encodeURIComponent(k)}, k), FLIPS.has(k) ? el("span", {class: "chip"}, FLIPS.get(k).to_fail ? "pass→fail" : "fail→pass") : ""),
-          el("td", {}, c.kind), el("td", {}, c.label || ""), el("td", {class: "wrap"}, fails.join("; "))));
+          el("td", {}, c.kind), el("td", {}, c.label || ""), el("td", {class: "input", title: (c.in || []).join(" ⏎ ")}, (c.in || []).join(" ⏎ ")),
+          el("td", {class: "wrap"}, fails.join("; "))));
       }
       shown = Math.min(matched.length, shown + PAGE);
       more.hidden = shown >= matched.length;
@@ -294,6 +295,7 @@
         if (filt.tag && !some(c => (c.tags || []).includes(filt.tag))) return false;
         if (filt.check && !some(c => failedChecks(c).includes(filt.check))) return false;
         if (q && !some(c => c.key.toLowerCase().includes(q) || (c.error || "").toLowerCase().includes(q) ||
+          (c.in || []).some(s => s.toLowerCase().includes(q)) ||
           c.checks.some(k => (k.n + " " + (k.e || "") + " " + (k.g || "") + " " + (k.r || "")).toLowerCase().includes(q)))) return false;
         return true;
       });

@@ -5,8 +5,10 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/searchbench/searchbench/internal/cmd/root"
 	"github.com/searchbench/searchbench/internal/cmdutil"
@@ -153,7 +155,7 @@ func TestRun(t *testing.T) {
 	// Same inputs, same bytes, whatever the parallelism: the reports and
 	// the traces.
 	sb(t, dir, "run", "--quiet", "--parallel", "1", "--out", "out2")
-	for _, name := range []string{"report.json", "traces.jsonl.gz", "report.md", "junit.xml"} {
+	for _, name := range []string{"report.json", "traces.jsonl.gz", "report.md", "junit.xml", "report.html"} {
 		a, _ := os.ReadFile(filepath.Join(dir, "out", name))
 		b, _ := os.ReadFile(filepath.Join(dir, "out2", name))
 		if len(a) == 0 || !bytes.Equal(a, b) {
@@ -381,5 +383,46 @@ func TestColourOnlyOnATerminal(t *testing.T) {
 				t.Errorf("colour codes in the output: %v, want %v\n%q", got, tc.color, out.String())
 			}
 		})
+	}
+}
+
+// TestSummaryFitsANarrowTerminal: on an 80-column terminal the summary
+// fits 80 columns; --wide cuts nothing; a pipe gets 100.
+func TestSummaryFitsANarrowTerminal(t *testing.T) {
+	dir := t.TempDir()
+	repo, err := filepath.Abs(filepath.Join("..", "..", ".."))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ansi := regexp.MustCompile("\x1b\\[[0-9;]*m")
+	widest := func(width int, extra ...string) int {
+		io, out, errOut := cmdutil.Test("")
+		io.SetTTY(width > 0, false)
+		io.SetStdoutWidth(width)
+		// The shipped data: its failing-checks table fills 100 columns.
+		args := append([]string{"run", "--datasets", filepath.Join(repo, "datasets"), "--cassettes", filepath.Join(repo, "cassettes"),
+			"--prompts", "../../../prompts", "--config", "../../../config/executor.yaml", "--runs", "",
+			"--out", filepath.Join(dir, "a-rather-long-output-folder-name-so-that-the-pointer-lines-are-long")}, extra...)
+		if code := root.Main(context.Background(), args, io); code != 0 {
+			t.Fatalf("exit %d\n%s\n%s", code, out, errOut)
+		}
+		w := 0
+		for _, l := range strings.Split(out.String(), "\n") {
+			// Pointer lines name paths, which are never cut.
+			if strings.Contains(l, "a-rather-long-output") {
+				continue
+			}
+			w = max(w, utf8.RuneCountInString(ansi.ReplaceAllString(l, "")))
+		}
+		return w
+	}
+	if w := widest(80); w > 80 {
+		t.Errorf("on an 80-column terminal the summary is %d columns wide", w)
+	}
+	if narrow, pipe := widest(80), widest(0); narrow >= pipe || pipe > 100 {
+		t.Errorf("an 80-column terminal gets lines of %d columns, a pipe %d: want fewer than the pipe's, at most 100", narrow, pipe)
+	}
+	if wide := widest(80, "--wide"); wide <= 100 {
+		t.Errorf("--wide on an 80-column terminal: lines of %d columns, want the uncut cells (over 100)", wide)
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"regexp"
 	"strings"
@@ -156,5 +157,38 @@ func TestHTMLRefusesTracesOfAnotherRun(t *testing.T) {
 	w.Close()
 	if _, err := page(t, buf.Bytes()); err == nil || !strings.Contains(err.Error(), "belong to another run") {
 		t.Errorf("traces of another run: err = %v", err)
+	}
+}
+
+func TestMergeTracesRefusesOutOfOrderShards(t *testing.T) {
+	shard := func(seqs ...int) []byte {
+		var buf bytes.Buffer
+		w := report.NewTraces(&buf, nil)
+		for _, s := range seqs {
+			w.Write(&report.CaseTrace{Seq: s, Key: fmt.Sprintf("routing/c%d", s)})
+		}
+		w.Close()
+		return buf.Bytes()
+	}
+	var out bytes.Buffer
+	err := report.MergeTraces([]string{"a", "b"}, []io.Reader{bytes.NewReader(shard(0, 2, 4)), bytes.NewReader(shard(1, 3))}, &out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr, _ := report.NewTraceReader("merged", &out)
+	var got []int
+	for {
+		ct, _, err := tr.Next()
+		if err != nil {
+			break
+		}
+		got = append(got, ct.Seq)
+	}
+	if fmt.Sprint(got) != "[0 1 2 3 4]" {
+		t.Errorf("merged order %v", got)
+	}
+	err = report.MergeTraces([]string{"a"}, []io.Reader{bytes.NewReader(shard(2, 1))}, &bytes.Buffer{})
+	if err == nil || !strings.Contains(err.Error(), "not in case order") {
+		t.Errorf("out-of-order shard: err = %v", err)
 	}
 }

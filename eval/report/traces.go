@@ -193,3 +193,62 @@ func (r *TraceReader) Done() error {
 	}
 	return nil
 }
+
+// MergeTraces joins the traces of shards (each in seq order, as a shard
+// run writes them) into one traces file in seq order, the order of the
+// merged report. The lines are copied as written. It streams: one line per
+// shard is held at a time.
+func MergeTraces(names []string, rs []io.Reader, w io.Writer) error {
+	type cursor struct {
+		r    *TraceReader
+		seq  int
+		line []byte
+		done bool
+	}
+	var cs []*cursor
+	next := func(c *cursor) error {
+		t, raw, err := c.r.Next()
+		if errors.Is(err, io.EOF) {
+			c.done = true
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		if c.line != nil && t.Seq <= c.seq {
+			return fmt.Errorf("%s: line %d: case %s (seq %d) after seq %d: not in case order", c.r.name, c.r.line, t.Key, t.Seq, c.seq)
+		}
+		c.seq, c.line = t.Seq, append(c.line[:0], raw...)
+		return nil
+	}
+	for i, r := range rs {
+		tr, err := NewTraceReader(names[i], r)
+		if err != nil {
+			return err
+		}
+		c := &cursor{r: tr}
+		if err := next(c); err != nil {
+			return err
+		}
+		cs = append(cs, c)
+	}
+	out := NewTraces(w, nil)
+	for {
+		var min *cursor
+		for _, c := range cs {
+			if !c.done && (min == nil || c.seq < min.seq) {
+				min = c
+			}
+		}
+		if min == nil {
+			return out.Close()
+		}
+		out.bw.Write(min.line)
+		if _, err := out.bw.WriteString("\n"); err != nil {
+			return err
+		}
+		if err := next(min); err != nil {
+			return err
+		}
+	}
+}

@@ -269,6 +269,7 @@ func TestShardedGateEqualsUnsharded(t *testing.T) {
 		t.Fatalf("unsharded run: exit %d\n%s\n%s", code, out, errOut)
 	}
 	want := gateSection(t, filepath.Join(whole, "report.json"))
+	wantTraces := mustRead(t, filepath.Join(whole, "traces.jsonl.gz"))
 	for n := 1; n <= 4; n++ {
 		t.Run(fmt.Sprintf("%d-way", n), func(t *testing.T) {
 			var shards []string
@@ -284,14 +285,24 @@ func TestShardedGateEqualsUnsharded(t *testing.T) {
 				}
 				shards = append(shards, filepath.Join(dir, "report.json"))
 			}
-			merged := filepath.Join(t.TempDir(), "merged.json")
-			args := append([]string{"merge", "-o", merged, "--gates", shipped("gates.yaml"), "--baseline", baseline}, shards...)
+			mergedDir := t.TempDir()
+			merged := filepath.Join(mergedDir, "report.json")
+			args := append([]string{"merge", "-o", merged, "--html", filepath.Join(mergedDir, "report.html"),
+				"--gates", shipped("gates.yaml"), "--baseline", baseline}, shards...)
 			code, out, errOut := sb(t, args...)
 			if code != 0 {
 				t.Fatalf("merge: exit %d\n%s\n%s", code, out, errOut)
 			}
 			if got := gateSection(t, merged); !bytes.Equal(got, want) {
 				t.Errorf("merged gate section differs from the unsharded run's:\n got %s\nwant %s", got, want)
+			}
+			// The shards' traces join into the unsharded run's, byte for
+			// byte, and the merged page embeds them.
+			if got := mustRead(t, filepath.Join(mergedDir, "traces.jsonl.gz")); !bytes.Equal(got, wantTraces) {
+				t.Errorf("merged traces.jsonl.gz (%d bytes) differs from the unsharded run's (%d bytes)", len(got), len(wantTraces))
+			}
+			if page := mustRead(t, filepath.Join(mergedDir, "report.html")); bytes.Contains(page, []byte(`"traces":[]`)) {
+				t.Error("the merged report.html embeds no traces")
 			}
 		})
 	}

@@ -139,8 +139,13 @@ func In(dir string) Outputs {
 
 // TracesBeside returns the traces file written with the report at path,
 // or "" when there is none (a merged report, or one written before
-// traces were kept).
+// traces were kept). Only a report named report.json has traces beside
+// it: a renamed copy (a baseline, a shard saved as shard1.json) may share
+// its folder with other reports.
 func TracesBeside(path string) string {
+	if filepath.Base(path) != JSONName {
+		return ""
+	}
 	p := filepath.Join(filepath.Dir(path), TracesName)
 	if _, err := os.Stat(p); err != nil {
 		return ""

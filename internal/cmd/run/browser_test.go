@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -32,7 +33,18 @@ const artifactsEnv = "SEARCHBENCH_ARTIFACTS"
 // of the overview and of that case; with -update it also refreshes the
 // README's copies under docs/screenshots/.
 func TestReportInBrowser(t *testing.T) {
-	chromium := reporttest.Tool(t, "chromium", "chromium")
+	// Debian's package installs chromium; other systems name it
+	// otherwise, and SEARCHBENCH_CHROMIUM may point at any build.
+	chromium := os.Getenv("SEARCHBENCH_CHROMIUM")
+	for _, name := range []string{"chromium", "chromium-browser", "google-chrome"} {
+		if chromium != "" {
+			break
+		}
+		chromium, _ = exec.LookPath(name)
+	}
+	if chromium == "" {
+		chromium = reporttest.Tool(t, "chromium", "chromium")
+	}
 	if testing.Short() {
 		t.Skip("starts a browser")
 	}

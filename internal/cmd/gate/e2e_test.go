@@ -333,3 +333,38 @@ func readGate(t *testing.T, p string) *report.Gate {
 	}
 	return doc.Gate
 }
+
+// TestGateOutCarriesTheTraces: gate --out into another folder copies the
+// traces written beside the report and embeds them in the new page; into
+// a folder whose old traces belong to another run, they are replaced;
+// a report without traces leaves none behind.
+func TestGateOutCarriesTheTraces(t *testing.T) {
+	baseline := shipped("reports/baseline.json")
+	run := t.TempDir()
+	if code, out, errOut := sb(t, runArgs(run, baseline)...); code != 0 {
+		t.Fatalf("run: exit %d\n%s\n%s", code, out, errOut)
+	}
+	traces := mustRead(t, filepath.Join(run, "traces.jsonl.gz"))
+	out := t.TempDir()
+	if code, stdout, errOut := sb(t, "gate", filepath.Join(run, "report.json"), "--gates", shipped("gates.yaml"), "--baseline", baseline, "--out", out); code != 0 {
+		t.Fatalf("gate --out: exit %d\n%s\n%s", code, stdout, errOut)
+	}
+	if got := mustRead(t, filepath.Join(out, "traces.jsonl.gz")); !bytes.Equal(got, traces) {
+		t.Error("gate --out did not carry the report's traces")
+	}
+	if page := mustRead(t, filepath.Join(out, "report.html")); bytes.Contains(page, []byte(`"traces":[]`)) {
+		t.Error("gate --out's report.html embeds no traces")
+	}
+	// A copy of the report under another name has no traces: the old
+	// traces in out must go.
+	renamed := filepath.Join(t.TempDir(), "saved.json")
+	if err := os.WriteFile(renamed, mustRead(t, filepath.Join(run, "report.json")), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if code, stdout, errOut := sb(t, "gate", renamed, "--gates", shipped("gates.yaml"), "--baseline", baseline, "--out", out); code != 0 {
+		t.Fatalf("gate --out: exit %d\n%s\n%s", code, stdout, errOut)
+	}
+	if _, err := os.Stat(filepath.Join(out, "traces.jsonl.gz")); !os.IsNotExist(err) {
+		t.Errorf("traces of another report left beside the new one: %v", err)
+	}
+}

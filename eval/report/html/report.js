@@ -325,17 +325,27 @@
     const i = byKey[run].get(key);
     return i === undefined || !lines[i] ? null : JSON.parse(lines[i]);
   }
+  // checksView lists the failing checks first, each with its diff; the
+  // passing ones (and measures) fold away under them.
   function checksView(c) {
-    const rows = [];
-    for (const k of c.checks) {
-      const tr = el("tr", {class: "check " + (k.p ? "pass" : "fail")},
+    const row = k => {
+      const rows = [el("tr", {class: "check " + (k.p ? "pass" : "fail")},
         el("td", {}, k.x ? el("span", {class: "badge none"}, "measure") : el("span", {class: "badge " + (k.p ? "pass" : "fail")}, k.p ? "pass" : "fail")),
         el("td", {}, k.s + ": " + k.n), el("td", {}, el("code", {}, k.ev || k.e || "")), el("td", {}, el("code", {}, k.gv || k.g || "")),
-        el("td", {class: "wrap"}, k.r || ""));
-      rows.push(tr);
+        el("td", {class: "wrap"}, k.r || ""))];
       if (k.d) rows.push(el("tr", {}, el("td", {colspan: 5}, el("div", {class: "muted"}, "Diff (invisible characters shown as ␠ → ␍ ⍽ ‹U+XXXX›)"), diffPre(k.d))));
+      return rows;
+    };
+    const head = ["", "check", "expected", "got", "reason"];
+    const failed = c.checks.filter(k => !k.p && !k.x), rest = c.checks.filter(k => k.p || k.x);
+    const box = el("div", {class: "checks"});
+    if (failed.length) box.append(table(head, failed.flatMap(row), "checks"));
+    if (rest.length) {
+      const t = table(head, rest.flatMap(row), "checks");
+      box.append(failed.length ? el("details", {}, el("summary", {}, `${rest.length} more checks passed (or only measure)`), t) : t);
     }
-    return table(["", "check", "expected", "got", "reason"], rows, "checks");
+    if (!c.checks.length) box.append(el("p", {class: "muted"}, "No check ran."));
+    return box;
   }
   function chips(pairs) {
     return el("div", {}, pairs.filter(([, v]) => v !== undefined && v !== "" && v !== false && v !== null)

@@ -235,9 +235,81 @@ func passState(s string) string {
 	return state
 }
 
-// Write prints the comparison: the metrics table (metric, A, B, delta, p,
-// pairs), then the flipped cases. markdown selects GitHub Markdown.
-func Write(w io.Writer, r *Result, markdown bool) error {
+// Options configure Write.
+type Options struct {
+	// Markdown selects GitHub Markdown.
+	Markdown bool
+	// Verbose shows every metric row; without it the rows with no
+	// significant change ("~") are left out and counted.
+	Verbose bool
+}
+
+// costMetrics are the cost metrics the headline states, when present.
+var costMetrics = []string{"cost.tokens", "cost.latency.p95"}
+
+// Headline is the comparison in three lines: the metrics that changed
+// significantly, the cases fixed and broken, and the change in cost.
+func (r *Result) Headline() []string {
+	var sig []string
+	paired := 0
+	for _, row := range r.Rows {
+		if !row.Paired {
+			continue
+		}
+		paired++
+		if row.Significant() {
+			sig = append(sig, fmt.Sprintf("%s %s → %s (%s, %s)", row.Metric, report.FormatValue(*row.A), report.FormatValue(*row.B), delta(row), pValue(row)))
+		}
+	}
+	lines := []string{}
+	if len(sig) == 0 {
+		lines = append(lines, fmt.Sprintf("Significant changes: none (no paired metric of %d changed with p < %.2f)", paired, Alpha))
+	} else {
+		lines = append(lines, "Significant changes: "+strings.Join(sig, "; "))
+	}
+	broken := 0
+	for _, f := range r.Flips {
+		if f.ToFail {
+			broken++
+		}
+	}
+	lines = append(lines, fmt.Sprintf("Cases: %d fixed (fail→pass), %d broken (pass→fail), of %d both reports hold", len(r.Flips)-broken, broken, r.Shared))
+	var cost []string
+	for _, name := range costMetrics {
+		for _, row := range r.Rows {
+			if row.Metric == name && row.A != nil && row.B != nil {
+				cost = append(cost, fmt.Sprintf("%s %s → %s (%s)", strings.TrimPrefix(name, "cost."), report.FormatValue(*row.A), report.FormatValue(*row.B), delta(row)))
+			}
+		}
+	}
+	if len(cost) == 0 {
+		lines = append(lines, "Cost: no cost metrics in both reports")
+	} else {
+		lines = append(lines, "Cost per case: "+strings.Join(cost, ", "))
+	}
+	return lines
+}
+
+// MetricsTable is the metrics side by side (metric, A, B, delta, p,
+// pairs), every row.
+func (r *Result) MetricsTable() score.Table {
+	rows := make([][]string, len(r.Rows))
+	for i, row := range r.Rows {
+		rows[i] = []string{row.Metric, cell(row.A), cell(row.B), delta(row), pValue(row), pairsCell(row)}
+	}
+	return score.Table{Title: "Metrics", Header: []string{"metric", "A", "B", "delta", "p", "pairs"}, Rows: rows,
+		Notes: []string{r.pNote()}}
+}
+
+func (r *Result) pNote() string {
+	return fmt.Sprintf("p: exact McNemar test on the %d cases both reports hold, per metric over the cases where both have an outcome; ~ means p ≥ %.2f (no significant change); – means the metric is not a per-case pass rate, so no test applies", r.Shared, Alpha)
+}
+
+// Write prints the comparison: a headline (significant changes, cases
+// fixed and broken, cost), the metrics table (metric, A, B, delta, p,
+// pairs; the "~" rows only with opt.Verbose), then the flipped cases.
+func Write(w io.Writer, r *Result, opt Options) error {
+	markdown := opt.Markdown
 	var err error
 	printf := func(format string, args ...any) {
 		if err == nil {
@@ -273,11 +345,32 @@ func Write(w io.Writer, r *Result, markdown bool) error {
 			printf("warning: %s\n\n", w)
 		}
 	}
-	rows := make([][]string, len(r.Rows))
-	for i, row := range r.Rows {
-		rows[i] = []string{row.Metric, cell(row.A), cell(row.B), delta(row), pValue(row), pairsCell(row)}
+	if markdown {
+		printf("#### Headline\n\n")
+		for _, l := range r.Headline() {
+			printf("- %s\n", report.EscapeMarkdown(l))
+		}
+		printf("\n")
+	} else {
+		for _, l := range r.Headline() {
+			printf("%s\n", l)
+		}
+		printf("\n")
 	}
-	notes := []string{fmt.Sprintf("p: exact McNemar test on the %d cases both reports hold, per metric over the cases where both have an outcome; ~ means p ≥ %.2f (no significant change); – means the metric is not a per-case pass rate, so no test applies", r.Shared, Alpha)}
+	var rows [][]string
+	hidden := 0
+	for _, row := range r.Rows {
+		d := delta(row)
+		if d == "~" && !opt.Verbose {
+			hidden++
+			continue
+		}
+		rows = append(rows, []string{row.Metric, cell(row.A), cell(row.B), d, pValue(row), pairsCell(row)})
+	}
+	notes := []string{r.pNote()}
+	if hidden > 0 {
+		notes = append(notes, fmt.Sprintf("%d metric(s) with no significant change (~) not shown; -v shows every row", hidden))
+	}
 	if e := report.RenderTable(w, markdown, "Metrics", []string{"metric", "A", "B", "delta", "p", "pairs"}, rows, notes); e != nil && err == nil {
 		err = e
 	}

@@ -142,15 +142,25 @@ func TestWriteGolden(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, md := range []bool{false, true} {
-		name := "compare.txt"
-		if md {
-			name = "compare.md"
-		}
+	for _, tc := range []struct {
+		name string
+		opt  Options
+	}{
+		{"compare.txt", Options{}},
+		{"compare-verbose.txt", Options{Verbose: true}},
+		{"compare.md", Options{Markdown: true}},
+	} {
 		var buf strings.Builder
-		if err := Write(&buf, r, md); err != nil {
+		if err := Write(&buf, r, tc.opt); err != nil {
 			t.Fatal(err)
 		}
-		golden.Check(t, filepath.Join("testdata", name), []byte(buf.String()))
+		out := buf.String()
+		golden.Check(t, filepath.Join("testdata", tc.name), []byte(out))
+		if tc.opt.Verbose != strings.Contains(out, "│ ~ ") {
+			t.Errorf("%s: verbose %v, but ~ rows shown: %v", tc.name, tc.opt.Verbose, !tc.opt.Verbose)
+		}
+		if !strings.Contains(out, "Cases: 1 fixed (fail→pass), 10 broken (pass→fail), of 17 both reports hold") {
+			t.Errorf("%s: no headline of the flips:\n%s", tc.name, out)
+		}
 	}
 }

@@ -18,8 +18,12 @@ func BenchmarkRun10k(b *testing.B) {
 	msg, drift := reporttest.OKMessage(), reporttest.DriftMessage()
 	for b.Loop() {
 		agg := report.NewAggregate(score.All())
+		page, err := report.NewHTML(io.Discard, report.HTMLOptions{})
+		if err != nil {
+			b.Fatal(err)
+		}
 		w := report.Multi(report.NewJSON(io.Discard), report.NewTerminal(io.Discard, report.TextOptions{}),
-			report.NewMarkdown(io.Discard, report.TextOptions{}), report.NewJUnit(io.Discard))
+			report.NewMarkdown(io.Discard, report.TextOptions{}), report.NewJUnit(io.Discard), page, report.NewTraces(io.Discard, nil))
 		meta := reporttest.Meta("seed")
 		if err := w.Begin(meta); err != nil {
 			b.Fatal(err)

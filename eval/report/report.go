@@ -81,6 +81,9 @@ type CaseRecord struct {
 	Error  string         `json:"error,omitempty"`
 	Scores []score.Result `json:"scores"`
 	Turns  []TurnSummary  `json:"turns,omitempty"`
+	// Trace is the case's evidence, written to traces.jsonl.gz rather than
+	// report.json (see TraceWriter); nil in a report read back.
+	Trace *CaseTrace `json:"-"`
 }
 
 // Passed reports whether r passes: no error and every non-measure result
@@ -150,7 +153,8 @@ func summarize(s *trace.Session, check func(string) answer.Phase2Report) []TurnS
 // makes the case an error too.
 func NewCaseRecord(seq int, in *score.Input, results []score.Result, runErr error) *CaseRecord {
 	sess := in.Session
-	rec := &CaseRecord{Seq: seq, CaseInfo: score.InfoOf(in.Case), Scores: results, Turns: summarize(sess, in.CheckPhase2)}
+	rec := &CaseRecord{Seq: seq, CaseInfo: score.InfoOf(in.Case), Scores: results, Turns: summarize(sess, in.CheckPhase2),
+		Trace: TraceOf(seq, in)}
 	if rec.Scores == nil {
 		rec.Scores = []score.Result{}
 	}

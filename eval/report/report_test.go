@@ -34,12 +34,12 @@ var writers = []struct {
 }{
 	{"run.json", func(b *bytes.Buffer) report.Writer { return report.NewJSON(b) }},
 	{"run.txt", func(b *bytes.Buffer) report.Writer {
-		return report.NewTerminal(b, report.TextOptions{JSONPath: "reports/latest/report.json"})
+		return report.NewTerminal(b, report.TextOptions{JSONPath: "reports/latest/report.json", Verbose: true})
 	}},
 	{"run.md", func(b *bytes.Buffer) report.Writer { return report.NewMarkdown(b, report.TextOptions{}) }},
 	{"run.xml", func(b *bytes.Buffer) report.Writer { return report.NewJUnit(b) }},
 	{"run-2-failures.txt", func(b *bytes.Buffer) report.Writer {
-		return report.NewTerminal(b, report.TextOptions{MaxFailures: 2, JSONPath: "reports/latest/report.json"})
+		return report.NewTerminal(b, report.TextOptions{MaxFailures: 2, JSONPath: "reports/latest/report.json", Verbose: true})
 	}},
 }
 

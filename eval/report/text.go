@@ -7,6 +7,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/mattn/go-runewidth"
 	"github.com/olekukonko/tablewriter"
 	"github.com/olekukonko/tablewriter/renderer"
 	"github.com/olekukonko/tablewriter/tw"
@@ -14,6 +15,9 @@ import (
 
 // DefaultMaxFailures is how many failing checks the text reports show.
 const DefaultMaxFailures = 25
+
+// DefaultWidth is the width the terminal summary fits by default.
+const DefaultWidth = 100
 
 // TextOptions configure the terminal and Markdown reports.
 type TextOptions struct {
@@ -23,6 +27,23 @@ type TextOptions struct {
 	// JSONPath is where the complete report is, named when failures are
 	// left out ("" says "the JSON report").
 	JSONPath string
+	// HTMLPath is the run's report.html, which the terminal summary points
+	// to ("" when none is written).
+	HTMLPath string
+	// Verbose prints the full terminal report: every metric, every table,
+	// the failing checks one by one and their diffs. Without it the
+	// terminal gets a summary: verdict and counts, the headline metrics,
+	// the failing checks grouped by check, and where the rest is.
+	Verbose bool
+	// Width is the width the summary fits, long cells cut with "…"
+	// (0: DefaultWidth; negative: no limit, as --wide).
+	Width int
+	// Color marks the verdict and counts with ANSI colours (a terminal
+	// that wants them; never in files).
+	Color bool
+	// VerboseHint is the command that prints the full tables, named by
+	// the summary's last lines ("" leaves the line out).
+	VerboseHint string
 }
 
 // errorCheck is the check name under which a case's error is listed.
@@ -76,8 +97,19 @@ type textWriter struct {
 	gate     *Gate
 	kept     []Failure
 	more     int // failing checks not kept
+	groups   map[string]*checkGroup
+	order    []string // group names, first seen first
 	err      error
 }
+
+// checkGroup counts the failures of one check across cases.
+type checkGroup struct {
+	n     int
+	cases []string // the first few
+}
+
+// groupCases is how many cases a group names in the summary.
+const groupCases = 3
 
 // SetGate implements GateSetter: the Markdown report opens with the
 // verdict and the headline metrics.
@@ -106,6 +138,19 @@ func (t *textWriter) Begin(m Meta) error {
 
 func (t *textWriter) Case(rec *CaseRecord) error {
 	for _, f := range Failures(rec) {
+		if t.groups == nil {
+			t.groups = map[string]*checkGroup{}
+		}
+		g := t.groups[f.Check]
+		if g == nil {
+			g = &checkGroup{}
+			t.groups[f.Check] = g
+			t.order = append(t.order, f.Check)
+		}
+		g.n++
+		if len(g.cases) < groupCases && (len(g.cases) == 0 || g.cases[len(g.cases)-1] != f.Case) {
+			g.cases = append(g.cases, f.Case)
+		}
 		if len(t.kept) < max(t.opt.MaxFailures, 0) {
 			t.kept = append(t.kept, f)
 		} else {
@@ -119,7 +164,11 @@ func (t *textWriter) End(s Summary) error {
 	if t.markdown {
 		return t.endMarkdown(s)
 	}
+	if !t.opt.Verbose {
+		return t.endSummary(s)
+	}
 	t.summaryLine(s)
+	t.verdictLines()
 	if len(s.Metrics) > 0 {
 		t.blank()
 		rows := make([][]string, len(s.Metrics))
@@ -154,6 +203,10 @@ func (t *textWriter) End(s Summary) error {
 		t.printf("%d more failing check(s) not shown; every check is in %s.\n", t.more, where)
 	}
 	t.diffs()
+	if t.opt.HTMLPath != "" {
+		t.blank()
+		t.printf("Every case, with what the model saw and did: %s\n", t.opt.HTMLPath)
+	}
 	return t.err
 }
 
@@ -166,7 +219,25 @@ func (t *textWriter) summaryLine(s Summary) {
 		t.printf("\n")
 		return
 	}
-	t.printf("searchbench: %s (%s)\n", counts, strings.Join(run, ", "))
+	if t.opt.Color {
+		counts = fmt.Sprintf("%s: %s passed, %s failed, %s", plural(s.Cases, "case"), t.paint(green, fmt.Sprint(s.Passed)),
+			t.paint(redIf(s.Failed), fmt.Sprint(s.Failed)), t.paint(redIf(s.Errors), plural(s.Errors, "error")))
+	}
+	line := fmt.Sprintf("searchbench: %s (%s)", counts, strings.Join(run, ", "))
+	if w := t.width(); !t.opt.Verbose && w > 0 && runewidth.StringWidth(stripANSI(line)) > w {
+		// Too wide for the summary: the run's description goes under.
+		t.printf("searchbench: %s\n  (%s)\n", counts, strings.Join(run, ", "))
+		return
+	}
+	t.printf("%s\n", line)
+}
+
+// stripANSI removes colour codes, to measure what a terminal shows.
+func stripANSI(s string) string {
+	for _, c := range []string{green, red, bold, reset} {
+		s = strings.ReplaceAll(s, c, "")
+	}
+	return s
 }
 
 func (t *textWriter) code(s string) string {

@@ -83,10 +83,14 @@ func (s *Set) Decode() error {
 }
 
 // Writers returns the report writers a run uses (JSON, Markdown, JUnit,
-// terminal), all writing to io.Discard.
+// terminal, HTML, traces), all writing to io.Discard.
 func Writers() report.Writer {
+	page, err := report.NewHTML(io.Discard, report.HTMLOptions{})
+	if err != nil {
+		panic(err) // no traces to read: cannot fail
+	}
 	return report.Multi(report.NewJSON(io.Discard), report.NewMarkdown(io.Discard, report.TextOptions{}),
-		report.NewJUnit(io.Discard), report.NewTerminal(io.Discard, report.TextOptions{}))
+		report.NewJUnit(io.Discard), report.NewTerminal(io.Discard, report.TextOptions{}), page, report.NewTraces(io.Discard, nil))
 }
 
 // BenchReplayScore benchmarks replaying and scoring every case of s, with

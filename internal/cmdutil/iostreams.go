@@ -22,17 +22,25 @@ type IOStreams struct {
 
 	stdoutTTY bool
 	stderrTTY bool
+	// stdoutWidth is the terminal's width in columns (0: not a terminal,
+	// or unknown).
+	stdoutWidth int
 }
 
 // System returns the process's own streams.
 func System() *IOStreams {
+	width := 0
+	if w, _, err := term.GetSize(int(os.Stdout.Fd())); err == nil {
+		width = w
+	}
 	return &IOStreams{
-		In:        os.Stdin,
-		Out:       os.Stdout,
-		ErrOut:    os.Stderr,
-		Getenv:    os.Getenv,
-		stdoutTTY: term.IsTerminal(int(os.Stdout.Fd())),
-		stderrTTY: term.IsTerminal(int(os.Stderr.Fd())),
+		stdoutWidth: width,
+		In:          os.Stdin,
+		Out:         os.Stdout,
+		ErrOut:      os.Stderr,
+		Getenv:      os.Getenv,
+		stdoutTTY:   term.IsTerminal(int(os.Stdout.Fd())),
+		stderrTTY:   term.IsTerminal(int(os.Stderr.Fd())),
 	}
 }
 
@@ -67,6 +75,13 @@ func (s *IOStreams) Scrub() (flush func()) {
 
 // IsStdoutTTY reports whether standard output is a terminal.
 func (s *IOStreams) IsStdoutTTY() bool { return s.stdoutTTY }
+
+// StdoutWidth is the width of the terminal stdout is, in columns; 0 when
+// it is not a terminal or its size is unknown.
+func (s *IOStreams) StdoutWidth() int { return s.stdoutWidth }
+
+// SetStdoutWidth sets what StdoutWidth reports (tests).
+func (s *IOStreams) SetStdoutWidth(w int) { s.stdoutWidth = w }
 
 // IsStderrTTY reports whether standard error is a terminal (progress bars go there).
 func (s *IOStreams) IsStderrTTY() bool { return s.stderrTTY }

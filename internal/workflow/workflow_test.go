@@ -62,7 +62,7 @@ func TestWorkflowMatchesREADME(t *testing.T) {
 	flat := func(s string) string { return strings.Join(strings.Fields(s), " ") }
 	for _, cmd := range []string{
 		"bin/searchbench run --quiet --shard ${{ matrix.shard }}/4 --out out/shard-${{ matrix.shard }} --gates gates.yaml --baseline reports/baseline.json",
-		"bin/searchbench merge -o merged/report.json --markdown merged/report.md --junit merged/junit.xml --gates gates.yaml --baseline reports/baseline.json shards/*/report.json",
+		"bin/searchbench merge -o merged/report.json --markdown merged/report.md --junit merged/junit.xml --html merged/report.html --gates gates.yaml --baseline reports/baseline.json shards/*/report.json",
 		`cat merged/report.md >> "$GITHUB_STEP_SUMMARY"`,
 		"bin/searchbench compare --markdown base-baseline.json merged/report.json",
 	} {

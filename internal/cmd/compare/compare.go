@@ -15,8 +15,12 @@ import (
 
 	"github.com/searchbench/searchbench/eval/compare"
 	"github.com/searchbench/searchbench/eval/report"
+	"github.com/searchbench/searchbench/eval/score"
+	cmdgate "github.com/searchbench/searchbench/internal/cmd/gate"
 	"github.com/searchbench/searchbench/internal/cmd/variant"
 	"github.com/searchbench/searchbench/internal/cmdutil"
+	"github.com/searchbench/searchbench/internal/fsutil"
+	"github.com/searchbench/searchbench/internal/secret"
 	"github.com/searchbench/searchbench/orchestrator/prompts"
 )
 
@@ -31,6 +35,10 @@ type Options struct {
 	// resolves to.
 	Runs string
 	Mode string
+	// Verbose shows every metric row, the "~" ones too.
+	Verbose bool
+	// HTML is a file to write the two runs side by side to ("": none).
+	HTML string
 }
 
 // NewCmdCompare returns the compare command. runF, when not nil, receives
@@ -71,6 +79,8 @@ Exit status: 0 (a comparison is not a verdict; use run --gates to gate),
 	cmd.Flags().BoolVar(&opts.Markdown, "markdown", false, "print GitHub Markdown (for a pull-request comment or $GITHUB_STEP_SUMMARY)")
 	cmd.Flags().StringVar(&opts.Runs, "runs", filepath.Join("reports", "runs"), "`folder` of stored runs, where variant names are looked up")
 	cmd.Flags().StringVar(&opts.Mode, "mode", "model", "output `mode` of the stored run a bare variant name resolves to")
+	cmd.Flags().BoolVarP(&opts.Verbose, "verbose", "v", false, "show every metric row, also those with no significant change (~)")
+	cmd.Flags().StringVar(&opts.HTML, "html", "", "also write the two runs side by side, flipped cases first, as one self-contained HTML `FILE`")
 	return cmd
 }
 
@@ -87,7 +97,50 @@ func compareRun(_ context.Context, opts *Options) error {
 	if err != nil {
 		return cmdutil.Usage(err)
 	}
-	if err := compare.Write(opts.IO.Out, res, opts.Markdown); err != nil {
+	if err := compare.Write(opts.IO.Out, res, compare.Options{Markdown: opts.Markdown, Verbose: opts.Verbose}); err != nil {
+		return cmdutil.Infra(err)
+	}
+	if opts.HTML != "" {
+		if err := writeHTML(opts, paths, res); err != nil {
+			return err
+		}
+		fmt.Fprintf(opts.IO.Out, "\nBoth runs side by side, flipped cases first: %s\n", opts.HTML)
+	}
+	return nil
+}
+
+// writeHTML writes the comparison page: both runs with their traces (the
+// traces.jsonl.gz beside each report, when there is one), the metrics
+// table, and the flipped cases first.
+func writeHTML(opts *Options, paths []string, res *compare.Result) error {
+	var sides []report.HTMLSide
+	for _, p := range paths {
+		side := report.HTMLSide{Report: report.File(p)}
+		if tp := cmdgate.TracesBeside(p); tp != "" {
+			var err error
+			if side.Traces, err = os.ReadFile(tp); err != nil {
+				return cmdutil.Infra(err)
+			}
+		}
+		sides = append(sides, side)
+	}
+	cmp := &report.HTMLComparison{Flips: []report.HTMLFlip{}, Tables: []score.Table{res.MetricsTable()}, Warnings: res.Warnings}
+	for _, f := range res.Flips {
+		cmp.Flips = append(cmp.Flips, report.HTMLFlip{Key: f.Case, ToFail: f.ToFail})
+	}
+	f, err := fsutil.CreateAtomic(opts.HTML)
+	if err != nil {
+		return cmdutil.Infra(err)
+	}
+	defer f.Abort()
+	sink := secret.NewWriter(f, opts.IO.Secrets())
+	if err := report.WriteHTMLComparison(sink, sides[0], sides[1], [2]string{res.A.Variant, res.B.Variant}, cmp); err != nil {
+		return cmdutil.Usage(err)
+	}
+	if err := sink.Flush(); err != nil {
+		return cmdutil.Infra(err)
+	}
+	if err := f.Commit(); err != nil {
 		return cmdutil.Infra(err)
 	}
 	return nil

@@ -269,6 +269,7 @@ func TestShardedGateEqualsUnsharded(t *testing.T) {
 		t.Fatalf("unsharded run: exit %d\n%s\n%s", code, out, errOut)
 	}
 	want := gateSection(t, filepath.Join(whole, "report.json"))
+	wantTraces := mustRead(t, filepath.Join(whole, "traces.jsonl.gz"))
 	for n := 1; n <= 4; n++ {
 		t.Run(fmt.Sprintf("%d-way", n), func(t *testing.T) {
 			var shards []string
@@ -284,14 +285,24 @@ func TestShardedGateEqualsUnsharded(t *testing.T) {
 				}
 				shards = append(shards, filepath.Join(dir, "report.json"))
 			}
-			merged := filepath.Join(t.TempDir(), "merged.json")
-			args := append([]string{"merge", "-o", merged, "--gates", shipped("gates.yaml"), "--baseline", baseline}, shards...)
+			mergedDir := t.TempDir()
+			merged := filepath.Join(mergedDir, "report.json")
+			args := append([]string{"merge", "-o", merged, "--html", filepath.Join(mergedDir, "report.html"),
+				"--gates", shipped("gates.yaml"), "--baseline", baseline}, shards...)
 			code, out, errOut := sb(t, args...)
 			if code != 0 {
 				t.Fatalf("merge: exit %d\n%s\n%s", code, out, errOut)
 			}
 			if got := gateSection(t, merged); !bytes.Equal(got, want) {
 				t.Errorf("merged gate section differs from the unsharded run's:\n got %s\nwant %s", got, want)
+			}
+			// The shards' traces join into the unsharded run's, byte for
+			// byte, and the merged page embeds them.
+			if got := mustRead(t, filepath.Join(mergedDir, "traces.jsonl.gz")); !bytes.Equal(got, wantTraces) {
+				t.Errorf("merged traces.jsonl.gz (%d bytes) differs from the unsharded run's (%d bytes)", len(got), len(wantTraces))
+			}
+			if page := mustRead(t, filepath.Join(mergedDir, "report.html")); bytes.Contains(page, []byte(`"traces":[]`)) {
+				t.Error("the merged report.html embeds no traces")
 			}
 		})
 	}
@@ -321,4 +332,39 @@ func readGate(t *testing.T, p string) *report.Gate {
 		t.Fatalf("%s has no gate", p)
 	}
 	return doc.Gate
+}
+
+// TestGateOutCarriesTheTraces: gate --out into another folder copies the
+// traces written beside the report and embeds them in the new page; into
+// a folder whose old traces belong to another run, they are replaced;
+// a report without traces leaves none behind.
+func TestGateOutCarriesTheTraces(t *testing.T) {
+	baseline := shipped("reports/baseline.json")
+	run := t.TempDir()
+	if code, out, errOut := sb(t, runArgs(run, baseline)...); code != 0 {
+		t.Fatalf("run: exit %d\n%s\n%s", code, out, errOut)
+	}
+	traces := mustRead(t, filepath.Join(run, "traces.jsonl.gz"))
+	out := t.TempDir()
+	if code, stdout, errOut := sb(t, "gate", filepath.Join(run, "report.json"), "--gates", shipped("gates.yaml"), "--baseline", baseline, "--out", out); code != 0 {
+		t.Fatalf("gate --out: exit %d\n%s\n%s", code, stdout, errOut)
+	}
+	if got := mustRead(t, filepath.Join(out, "traces.jsonl.gz")); !bytes.Equal(got, traces) {
+		t.Error("gate --out did not carry the report's traces")
+	}
+	if page := mustRead(t, filepath.Join(out, "report.html")); bytes.Contains(page, []byte(`"traces":[]`)) {
+		t.Error("gate --out's report.html embeds no traces")
+	}
+	// A copy of the report under another name has no traces: the old
+	// traces in out must go.
+	renamed := filepath.Join(t.TempDir(), "saved.json")
+	if err := os.WriteFile(renamed, mustRead(t, filepath.Join(run, "report.json")), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if code, stdout, errOut := sb(t, "gate", renamed, "--gates", shipped("gates.yaml"), "--baseline", baseline, "--out", out); code != 0 {
+		t.Fatalf("gate --out: exit %d\n%s\n%s", code, stdout, errOut)
+	}
+	if _, err := os.Stat(filepath.Join(out, "traces.jsonl.gz")); !os.IsNotExist(err) {
+		t.Errorf("traces of another report left beside the new one: %v", err)
+	}
 }

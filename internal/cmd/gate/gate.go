@@ -28,6 +28,8 @@ const (
 	JSONName     = "report.json"
 	MarkdownName = "report.md"
 	JUnitName    = "junit.xml"
+	HTMLName     = report.HTMLName
+	TracesName   = report.TracesName
 )
 
 // Flags are the gating flags run, merge and gate share.
@@ -124,36 +126,66 @@ func Exit(v *report.Gate) error {
 }
 
 // Outputs names the files of a report set; empty names are not written.
+// Traces is written only when the report comes with traces (see Publish).
 type Outputs struct {
-	JSON, Markdown, JUnit string
+	JSON, Markdown, JUnit, HTML, Traces string
 }
 
 // In returns the report set of folder dir.
 func In(dir string) Outputs {
-	return Outputs{JSON: filepath.Join(dir, JSONName), Markdown: filepath.Join(dir, MarkdownName), JUnit: filepath.Join(dir, JUnitName)}
+	return Outputs{JSON: filepath.Join(dir, JSONName), Markdown: filepath.Join(dir, MarkdownName), JUnit: filepath.Join(dir, JUnitName),
+		HTML: filepath.Join(dir, HTMLName), Traces: filepath.Join(dir, TracesName)}
+}
+
+// TracesBeside returns the traces file written with the report at path,
+// or "" when there is none (a merged report, or one written before
+// traces were kept). Only a report named report.json has traces beside
+// it: a renamed copy (a baseline, a shard saved as shard1.json) may share
+// its folder with other reports.
+func TracesBeside(path string) string {
+	if filepath.Base(path) != JSONName {
+		return ""
+	}
+	p := filepath.Join(filepath.Dir(path), TracesName)
+	if _, err := os.Stat(p); err != nil {
+		return ""
+	}
+	return p
 }
 
 // Publish renders the report src, with verdict v (nil when ungated), into
 // the files of outs. Each is written under a temporary name and renamed
 // into place only when all were written, under a lock of its folder, so a
 // reader (or a concurrent run into the same folder) never sees a mixed set.
-// Every byte passes the scrubber of set.
-func Publish(src report.Source, v *report.Gate, outs Outputs, set *secret.Set, text report.TextOptions) error {
+// Every byte passes the scrubber of set. traces is the report's traces
+// file (already scrubbed when it was written), "" for none: it is copied to
+// outs.Traces and the HTML report embeds it.
+func Publish(src report.Source, traces string, v *report.Gate, outs Outputs, set *secret.Set, text report.TextOptions) error {
 	var files []*fsutil.AtomicFile
 	defer func() {
 		for _, f := range files {
 			f.Abort()
 		}
 	}()
+	var traceData []byte
+	if traces != "" {
+		var err error
+		if traceData, err = os.ReadFile(traces); err != nil {
+			return cmdutil.Infra(fmt.Errorf("reading traces: %w", err))
+		}
+	}
 	var ws []report.Writer
 	var sinks []*secret.Writer
 	for _, o := range []struct {
 		path string
-		mk   func(io.Writer) report.Writer
+		mk   func(io.Writer) (report.Writer, error)
 	}{
-		{outs.JSON, func(w io.Writer) report.Writer { return report.NewJSON(w) }},
-		{outs.Markdown, func(w io.Writer) report.Writer { return report.NewMarkdown(w, text) }},
-		{outs.JUnit, func(w io.Writer) report.Writer { return report.NewJUnit(w) }},
+		{outs.JSON, func(w io.Writer) (report.Writer, error) { return report.NewJSON(w), nil }},
+		{outs.Markdown, func(w io.Writer) (report.Writer, error) { return report.NewMarkdown(w, text), nil }},
+		{outs.JUnit, func(w io.Writer) (report.Writer, error) { return report.NewJUnit(w), nil }},
+		{outs.HTML, func(w io.Writer) (report.Writer, error) {
+			return report.NewHTML(w, report.HTMLOptions{Name: htmlName(outs.JSON), Traces: traceData})
+		}},
 	} {
 		if o.path == "" {
 			continue
@@ -165,7 +197,21 @@ func Publish(src report.Source, v *report.Gate, outs Outputs, set *secret.Set, t
 		files = append(files, f)
 		s := secret.NewWriter(f, set)
 		sinks = append(sinks, s)
-		ws = append(ws, o.mk(s))
+		w, err := o.mk(s)
+		if err != nil {
+			return cmdutil.Infra(err)
+		}
+		ws = append(ws, w)
+	}
+	if outs.Traces != "" && traceData != nil && !sameFile(traces, outs.Traces) {
+		f, err := fsutil.CreateAtomic(outs.Traces)
+		if err != nil {
+			return cmdutil.Infra(err)
+		}
+		files = append(files, f)
+		if _, err := f.Write(traceData); err != nil {
+			return cmdutil.Infra(fmt.Errorf("writing %s: %w", outs.Traces, err))
+		}
 	}
 	if len(ws) == 0 {
 		return nil
@@ -196,7 +242,32 @@ func Publish(src report.Source, v *report.Gate, outs Outputs, set *secret.Set, t
 			return cmdutil.Infra(err)
 		}
 	}
+	// Traces of an earlier run must not sit beside a report they do not
+	// belong to.
+	if outs.Traces != "" && traceData == nil {
+		if err := os.Remove(outs.Traces); err != nil && !errors.Is(err, os.ErrNotExist) {
+			return cmdutil.Infra(err)
+		}
+	}
 	return nil
+}
+
+// htmlName names the report on its HTML page: relative paths as given, an
+// absolute one by its base name (the page may be read on another machine).
+func htmlName(p string) string {
+	if filepath.IsAbs(p) {
+		return filepath.Base(p)
+	}
+	return filepath.ToSlash(p)
+}
+
+func sameFile(a, b string) bool {
+	ai, err := os.Stat(a)
+	if err != nil {
+		return false
+	}
+	bi, err := os.Stat(b)
+	return err == nil && os.SameFile(ai, bi)
 }
 
 // Options are the flags of `searchbench gate`.
@@ -215,7 +286,8 @@ func NewCmdGate(io *cmdutil.IOStreams, runF func(context.Context, *Options) erro
 		Short: "Gate a saved or merged report against thresholds and a baseline",
 		Long: `Judge a saved report (a run's report.json, or the output of merge) with exactly
 the rules run --gates applies, print the verdict, and with --out write the report
-set (report.json with its "gate" section, report.md, junit.xml) to a folder.
+set (report.json with its "gate" section, report.md, junit.xml, report.html, and
+the traces.jsonl.gz found beside REPORT.json) to a folder.
 
 A shard's report gets the per-case rules only; thresholds and metric regressions
 are checked on the merged report.
@@ -232,7 +304,7 @@ baseline of another variant), 3 unreadable report or unwritable output.`,
 		},
 	}
 	opts.Flags.Register(cmd.Flags(), "gates `file`: thresholds and regression rules (required)")
-	cmd.Flags().StringVar(&opts.Out, "out", "", "also write report.json (with the verdict), report.md and junit.xml to this folder")
+	cmd.Flags().StringVar(&opts.Out, "out", "", "also write report.json (with the verdict), report.md, junit.xml and report.html to this folder")
 	return cmd
 }
 
@@ -256,7 +328,7 @@ func gateRun(opts *Options) error {
 	}
 	if opts.Out != "" {
 		out := In(opts.Out)
-		if err := Publish(src, v, out, opts.IO.Secrets(), report.TextOptions{JSONPath: out.JSON}); err != nil {
+		if err := Publish(src, TracesBeside(opts.Report), v, out, opts.IO.Secrets(), report.TextOptions{JSONPath: out.JSON}); err != nil {
 			return err
 		}
 	}

@@ -26,7 +26,7 @@ type Options struct {
 	IO *cmdutil.IOStreams
 	// Output is the merged JSON report; Markdown and JUnit, when set, are
 	// written alongside.
-	Output, Markdown, JUnit string
+	Output, Markdown, JUnit, HTML string
 	// Shards are the shard reports to join.
 	Shards []string
 	// Gate gates the merged report, as run --gates does an unsharded run.
@@ -73,6 +73,7 @@ cannot be read, the shards do not fit together or the gates file is invalid,
 	cmd.Flags().StringVarP(&opts.Output, "output", "o", "", "write the merged JSON report to `FILE` (required)")
 	cmd.Flags().StringVar(&opts.Markdown, "markdown", "", "also write the Markdown report to `FILE`")
 	cmd.Flags().StringVar(&opts.JUnit, "junit", "", "also write the JUnit XML report to `FILE`")
+	cmd.Flags().StringVar(&opts.HTML, "html", "", "also write the browsable HTML report to `FILE`, with the shards' traces when each has its traces.jsonl.gz beside its report.json")
 	opts.Gate.Register(cmd.Flags(), "gate the merged report: gates `file` (thresholds and regression rules)")
 	return cmd
 }
@@ -120,8 +121,28 @@ func mergeRun(_ context.Context, opts *Options) error {
 			return err
 		}
 	}
-	outs := cmdgate.Outputs{JSON: opts.Output, Markdown: opts.Markdown, JUnit: opts.JUnit}
-	if err := cmdgate.Publish(src, verdict, outs, opts.IO.Secrets(), report.TextOptions{JSONPath: opts.Output}); err != nil {
+	outs := cmdgate.Outputs{JSON: opts.Output, Markdown: opts.Markdown, JUnit: opts.JUnit, HTML: opts.HTML}
+	traces, note, err := mergeTraces(opts)
+	if err != nil {
+		return err
+	}
+	if traces != nil {
+		defer traces.Abort()
+		outs.Traces = filepath.Join(filepath.Dir(opts.Output), cmdgate.TracesName)
+		if filepath.Base(opts.Output) != cmdgate.JSONName {
+			// Traces sit beside a report.json only (see TracesBeside).
+			outs.Traces = ""
+		}
+	}
+	if note != "" && opts.HTML != "" {
+		// Only the page misses them; say so when it is asked for.
+		notes = append(notes, note)
+	}
+	tracesPath := ""
+	if traces != nil {
+		tracesPath = traces.Name()
+	}
+	if err := cmdgate.Publish(src, tracesPath, verdict, outs, opts.IO.Secrets(), report.TextOptions{JSONPath: opts.Output}); err != nil {
 		return err
 	}
 	for _, n := range notes {
@@ -138,6 +159,38 @@ func mergeRun(_ context.Context, opts *Options) error {
 		}
 	}
 	return cmdgate.Exit(verdict)
+}
+
+// mergeTraces joins the shards' traces (the traces.jsonl.gz beside each
+// shard's report.json) into a spill beside the output, when every shard
+// has them; otherwise it returns nil and a note saying why there are none.
+func mergeTraces(opts *Options) (*fsutil.AtomicFile, string, error) {
+	var paths []string
+	for _, p := range opts.Shards {
+		tp := cmdgate.TracesBeside(p)
+		if tp == "" {
+			return nil, fmt.Sprintf("%s has no %s beside it: the merged report has no traces", p, cmdgate.TracesName), nil
+		}
+		paths = append(paths, tp)
+	}
+	var rs []io.Reader
+	for _, p := range paths {
+		f, err := os.Open(p)
+		if err != nil {
+			return nil, "", cmdutil.Infra(err)
+		}
+		defer f.Close()
+		rs = append(rs, f)
+	}
+	spill, err := fsutil.CreateAtomic(opts.Output + ".traces")
+	if err != nil {
+		return nil, "", cmdutil.Infra(err)
+	}
+	if err := report.MergeTraces(paths, rs, spill); err != nil {
+		spill.Abort()
+		return nil, "", cmdutil.Usage(err)
+	}
+	return spill, "", nil
 }
 
 // errWrite marks errors writing an output, so they are told apart from

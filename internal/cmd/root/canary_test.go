@@ -1,14 +1,19 @@
 package root_test
 
 import (
+	"bytes"
+	"compress/gzip"
 	"context"
+	"encoding/base64"
 	"fmt"
+	"io"
 	"io/fs"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -69,9 +74,40 @@ func assertTreeClean(t *testing.T, dir string) int {
 		}
 		n++
 		assertClean(t, p, b)
+		// Compressed evidence is checked as it reads: traces.jsonl.gz,
+		// and the traces report.html embeds (base64 of the same gzip).
+		if strings.HasSuffix(p, ".gz") {
+			assertClean(t, p+" (decompressed)", gunzip(t, p, b))
+		}
+		if strings.HasSuffix(p, ".html") {
+			for _, m := range regexp.MustCompile(`"traces":\[([^\]]*)\]`).FindAllStringSubmatch(string(b), -1) {
+				chunks := strings.ReplaceAll(strings.ReplaceAll(strings.ReplaceAll(m[1], `"`, ""), ",", ""), "\n", "")
+				if chunks == "" {
+					continue
+				}
+				gz, err := base64.StdEncoding.DecodeString(chunks)
+				if err != nil {
+					t.Fatalf("%s: embedded traces: %v", p, err)
+				}
+				assertClean(t, p+" (embedded traces)", gunzip(t, p, gz))
+			}
+		}
 		return nil
 	})
 	return n
+}
+
+func gunzip(t *testing.T, name string, b []byte) []byte {
+	t.Helper()
+	zr, err := gzip.NewReader(bytes.NewReader(b))
+	if err != nil {
+		t.Fatalf("%s: %v", name, err)
+	}
+	plain, err := io.ReadAll(zr)
+	if err != nil {
+		t.Fatalf("%s: %v", name, err)
+	}
+	return plain
 }
 
 // TestCanaryAsk: a provider that echoes every configured key, in every
@@ -164,7 +200,18 @@ func TestCanaryRecordAndReplay(t *testing.T) {
 	if code, out, errOut := sb("run", "--runs", "", "--out", filepath.Join(dir, "out-miss"), "--config", "../../../config/executor.yaml"); code != cmdutil.ExitInfra || !strings.Contains(out+errOut, "no recorded interaction") {
 		t.Fatalf("run against another URL: exit %d, want a cassette miss (3)\n%s\n%s", code, out, errOut)
 	}
-	if n := assertTreeClean(t, dir); n < 4 {
-		t.Errorf("only %d files written; want the cassette and the three reports", n)
+	if n := assertTreeClean(t, dir); n < 6 {
+		t.Errorf("only %d files written; want the cassette, the reports, the page and the traces", n)
 	}
+	// The traces hold the conversation: the check above read them.
+	if plain := gunzip(t, "traces", must(os.ReadFile(filepath.Join(dir, "out", "traces.jsonl.gz")))); !bytes.Contains(plain, []byte("first iPhone")) {
+		t.Errorf("traces.jsonl.gz does not hold the case's conversation:\n%.300s", plain)
+	}
+}
+
+func must[T any](v T, err error) T {
+	if err != nil {
+		panic(err)
+	}
+	return v
 }

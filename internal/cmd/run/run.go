@@ -58,6 +58,8 @@ type Options struct {
 	Timestamps  bool
 	MaxFailures int
 	Quiet       bool
+	Verbose     bool
+	Wide        bool
 }
 
 // NewCmdRun returns the run command. runF replaces runRun in tests.
@@ -67,7 +69,9 @@ func NewCmdRun(io *cmdutil.IOStreams, runF func(context.Context, *Options) error
 		Use:   "run",
 		Short: "Replay the datasets, score every case and print the tables",
 		Long: `Replay every dataset case against its recorded cassette (no network), score it,
-print the tables and write report.json, report.md and junit.xml to --out.
+print a summary (verdict and counts, headline metrics, failing checks by check;
+-v prints every table) and write report.json, report.md, junit.xml, report.html
+and traces.jsonl.gz to --out.
 
 With --gates (and usually --baseline) the run is also a verdict: it exits 1 when
 a metric is below its threshold, a metric dropped against the baseline beyond its
@@ -92,13 +96,15 @@ unreadable baseline, unwritable report).`,
 	f.StringArrayVar(&opts.Filter, "filter", nil, "select cases by id glob, tag, label or dataset (id:G, tag:T, label:L, dataset:D); repeatable, any term matches")
 	f.StringVar(&opts.Shard, "shard", "", "run slice `k/n` of the cases (join shards with searchbench merge)")
 	f.IntVar(&opts.Parallel, "parallel", 0, "cases replayed at once (0: one per CPU)")
-	f.StringVar(&opts.Out, "out", filepath.Join("reports", "latest"), "folder for report.json, report.md and junit.xml (\"\" writes none)")
+	f.StringVar(&opts.Out, "out", filepath.Join("reports", "latest"), "folder for report.json, report.md, junit.xml, report.html and traces.jsonl.gz (\"\" writes none)")
 	f.StringVar(&opts.Runs, "runs", filepath.Join("reports", "runs"), "`folder` of stored runs: an unsharded run also writes its reports to <runs>/<variant>/<mode>/, which compare finds by name (\"\" stores none)")
 	f.StringVar(&opts.Config, "config", filepath.Join("config", "executor.yaml"), "tool-call parser configuration for the parser dataset")
 	opts.Gate.Register(f, "gates `file`: thresholds and regression rules")
 	f.BoolVar(&opts.Timestamps, "timestamps", false, "record the start time in the report (reports are then no longer byte-identical)")
 	f.IntVar(&opts.MaxFailures, "max-failures", report.DefaultMaxFailures, "failing checks shown in the tables (negative: none; the JSON has all)")
 	f.BoolVar(&opts.Quiet, "quiet", false, "print no tables (the gate verdict is still printed)")
+	f.BoolVarP(&opts.Verbose, "verbose", "v", false, "print the full tables: every metric and table, each failing check and its diff")
+	f.BoolVar(&opts.Wide, "wide", false, "do not cut long cells to fit 100 columns")
 	return cmd
 }
 
@@ -156,16 +162,22 @@ func runRun(ctx context.Context, opts *Options) error {
 	defer spill.Abort() // never published: it is the raw material
 	set := opts.IO.Secrets()
 	sink := secret.NewWriter(spill, set)
-	writers := []report.Writer{report.NewJSON(sink)}
+	// Each case's trace (its evidence) streams, scrubbed, into a second
+	// spill, published as traces.jsonl.gz beside the report.
+	traceSpill, err := fsutil.CreateAtomic(filepath.Join(spillDir, ".searchbench-run.traces.gz"))
+	if err != nil {
+		return cmdutil.Infra(err)
+	}
+	defer traceSpill.Abort()
+	traces := report.NewTraces(traceSpill, func(w io.Writer) io.Writer { return secret.NewWriter(w, set) })
+	writers := []report.Writer{report.NewJSON(sink), traces}
 	var outs cmdgate.Outputs
 	text := report.TextOptions{MaxFailures: opts.MaxFailures}
 	if opts.Out != "" {
 		outs = cmdgate.In(opts.Out)
 		text.JSONPath = outs.JSON
 	}
-	if !opts.Quiet {
-		writers = append(writers, report.NewTerminal(opts.IO.Out, text))
-	} else {
+	if opts.Quiet {
 		// --quiet drops the tables, never the errors: a case that could not
 		// run is printed in full on stderr.
 		writers = append(writers, errorsTo(opts.IO.ErrOut))
@@ -213,16 +225,22 @@ func runRun(ctx context.Context, opts *Options) error {
 			return err
 		}
 	}
-	if err := cmdgate.Publish(src, verdict, outs, set, text); err != nil {
+	if err := cmdgate.Publish(src, traceSpill.Name(), verdict, outs, set, text); err != nil {
 		return err
 	}
 	if opts.Runs != "" && shard.Whole() {
 		stored := cmdgate.In(StoredRun(opts.Runs, v.Name, mode))
-		if err := cmdgate.Publish(src, verdict, stored, set, report.TextOptions{MaxFailures: opts.MaxFailures, JSONPath: stored.JSON}); err != nil {
+		if err := cmdgate.Publish(src, traceSpill.Name(), verdict, stored, set, report.TextOptions{MaxFailures: opts.MaxFailures, JSONPath: stored.JSON}); err != nil {
 			return err
 		}
 	}
-	if verdict != nil {
+	// The terminal report opens with the verdict and ends with where the
+	// rest is; --quiet prints only the verdict.
+	if !opts.Quiet {
+		if err := report.Render(src, verdict, report.NewTerminal(opts.IO.Out, terminalOptions(opts, text, outs))); err != nil {
+			return cmdutil.Infra(err)
+		}
+	} else if verdict != nil {
 		if err := cmdgate.Print(opts.IO.Out, verdict); err != nil {
 			return cmdutil.Infra(err)
 		}
@@ -231,6 +249,33 @@ func runRun(ctx context.Context, opts *Options) error {
 		return cmdutil.Infra(fmt.Errorf("%d of %d cases could not run (see the errors above%s)%s", sum.Errors, sum.Cases, inReport(text.JSONPath), staleNote(opts, v, mode, items)))
 	}
 	return cmdgate.Exit(verdict)
+}
+
+// minWidth is the narrowest terminal the summary fits itself to.
+const minWidth = 60
+
+// terminalOptions are the terminal report's options: the summary fits 100
+// columns (or a narrower terminal) unless --wide, -v prints everything, colours only on a terminal
+// that does not refuse them (NO_COLOR, TERM=dumb).
+func terminalOptions(opts *Options, text report.TextOptions, outs cmdgate.Outputs) report.TextOptions {
+	t := text
+	t.Verbose = opts.Verbose
+	switch w := opts.IO.StdoutWidth(); {
+	case opts.Wide:
+		t.Width = -1
+	case w > 0 && w < report.DefaultWidth:
+		// A narrower terminal: fit it (a pipe always gets 100 columns).
+		t.Width = max(w, minWidth)
+	}
+	t.Color = opts.IO.IsStdoutTTY() && opts.IO.Getenv("NO_COLOR") == "" && opts.IO.Getenv("TERM") != "dumb"
+	t.HTMLPath = outs.HTML
+	if !opts.Verbose {
+		t.VerboseHint = "add -v"
+		if outs.Markdown != "" {
+			t.VerboseHint += " (or read " + outs.Markdown + ")"
+		}
+	}
+	return t
 }
 
 // staleNote sums up the stale cassettes of a run that had errors: how many,

@@ -5,8 +5,10 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/searchbench/searchbench/internal/cmd/root"
 	"github.com/searchbench/searchbench/internal/cmdutil"
@@ -111,7 +113,21 @@ func contains(a []string, s string) bool {
 
 func TestRun(t *testing.T) {
 	dir := workspace(t)
+	// The default output is a summary that fits 100 columns and ends with
+	// where the rest is; -v prints every table.
 	code, out, errOut := sb(t, dir, "run")
+	if code != cmdutil.ExitOK {
+		t.Fatalf("exit %d\n%s\n%s", code, out, errOut)
+	}
+	lines := strings.Split(strings.TrimRight(out, "\n"), "\n")
+	if !strings.HasPrefix(out, "searchbench: 4 cases: ") || !strings.HasPrefix(lines[len(lines)-2], "All metrics, tables and diffs: add -v") ||
+		lines[len(lines)-1] != "Every case, with what the model saw and did: "+filepath.Join(dir, "out", "report.html") {
+		t.Errorf("summary:\n%s", out)
+	}
+	if strings.Contains(out, "grounding.titles") {
+		t.Errorf("the summary lists every metric:\n%s", out)
+	}
+	code, out, errOut = sb(t, dir, "run", "-v")
 	if code != cmdutil.ExitOK {
 		t.Fatalf("exit %d\n%s\n%s", code, out, errOut)
 	}
@@ -123,25 +139,28 @@ func TestRun(t *testing.T) {
 			t.Errorf("the metrics table has no %s row:\n%s", m, out)
 		}
 	}
-	first, err := os.ReadFile(filepath.Join(dir, "out", "report.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, name := range []string{"report.md", "junit.xml"} {
+	for _, name := range []string{"report.json", "report.md", "junit.xml", "report.html", "traces.jsonl.gz"} {
 		if _, err := os.Stat(filepath.Join(dir, "out", name)); err != nil {
 			t.Error(err)
 		}
 	}
 	// The run is also stored by name, with the same bytes.
-	stored, err := os.ReadFile(filepath.Join(dir, "runs", "seed", "model", "report.json"))
-	if err != nil || !bytes.Equal(stored, first) {
-		t.Errorf("stored run: %v (equal: %v)", err, bytes.Equal(stored, first))
+	for _, name := range []string{"report.json", "traces.jsonl.gz"} {
+		a, _ := os.ReadFile(filepath.Join(dir, "out", name))
+		stored, err := os.ReadFile(filepath.Join(dir, "runs", "seed", "model", name))
+		if err != nil || len(a) == 0 || !bytes.Equal(stored, a) {
+			t.Errorf("stored run's %s: %v (equal: %v)", name, err, bytes.Equal(stored, a))
+		}
 	}
-	// Same inputs, same bytes, whatever the parallelism.
+	// Same inputs, same bytes, whatever the parallelism: the reports and
+	// the traces.
 	sb(t, dir, "run", "--quiet", "--parallel", "1", "--out", "out2")
-	second, _ := os.ReadFile(filepath.Join(dir, "out2", "report.json"))
-	if !bytes.Equal(first, second) {
-		t.Error("two replays gave different JSON reports")
+	for _, name := range []string{"report.json", "traces.jsonl.gz", "report.md", "junit.xml", "report.html"} {
+		a, _ := os.ReadFile(filepath.Join(dir, "out", name))
+		b, _ := os.ReadFile(filepath.Join(dir, "out2", name))
+		if len(a) == 0 || !bytes.Equal(a, b) {
+			t.Errorf("two replays gave different %s", name)
+		}
 	}
 
 	// Gate against itself: passes.
@@ -332,5 +351,78 @@ func TestVariantFromFiles(t *testing.T) {
 	os.WriteFile(filepath.Join(mine, "decline.md"), []byte("Say no nicely.\n"), 0o644)
 	if code, out, _ := sb(t, dir, args...); code != 0 || !strings.Contains(out, "nothing to record") {
 		t.Fatalf("an unused file made cassettes stale: exit %d\n%s", code, out)
+	}
+}
+
+// TestColourOnlyOnATerminal: the summary is coloured on a terminal, never
+// in a pipe, and never when NO_COLOR is set or TERM is dumb.
+func TestColourOnlyOnATerminal(t *testing.T) {
+	dir := workspace(t)
+	for _, tc := range []struct {
+		name  string
+		tty   bool
+		env   map[string]string
+		color bool
+	}{
+		{"terminal", true, nil, true},
+		{"pipe", false, nil, false},
+		{"NO_COLOR", true, map[string]string{"NO_COLOR": "1"}, false},
+		{"TERM=dumb", true, map[string]string{"TERM": "dumb"}, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			io, out, errOut := cmdutil.Test("")
+			io.SetTTY(tc.tty, false)
+			io.Getenv = func(k string) string { return tc.env[k] }
+			code := root.Main(context.Background(), []string{"run", "--datasets", filepath.Join(dir, "datasets"),
+				"--cassettes", filepath.Join(dir, "cassettes"), "--prompts", "../../../prompts", "--config", "../../../config/executor.yaml",
+				"--out", filepath.Join(dir, "out-"+strings.ReplaceAll(tc.name, "=", "-")), "--runs", ""}, io)
+			if code != 0 {
+				t.Fatalf("exit %d\n%s\n%s", code, out, errOut)
+			}
+			if got := strings.Contains(out.String(), "\x1b["); got != tc.color {
+				t.Errorf("colour codes in the output: %v, want %v\n%q", got, tc.color, out.String())
+			}
+		})
+	}
+}
+
+// TestSummaryFitsANarrowTerminal: on an 80-column terminal the summary
+// fits 80 columns; --wide cuts nothing; a pipe gets 100.
+func TestSummaryFitsANarrowTerminal(t *testing.T) {
+	dir := t.TempDir()
+	repo, err := filepath.Abs(filepath.Join("..", "..", ".."))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ansi := regexp.MustCompile("\x1b\\[[0-9;]*m")
+	widest := func(width int, extra ...string) int {
+		io, out, errOut := cmdutil.Test("")
+		io.SetTTY(width > 0, false)
+		io.SetStdoutWidth(width)
+		// The shipped data: its failing-checks table fills 100 columns.
+		args := append([]string{"run", "--datasets", filepath.Join(repo, "datasets"), "--cassettes", filepath.Join(repo, "cassettes"),
+			"--prompts", "../../../prompts", "--config", "../../../config/executor.yaml", "--runs", "",
+			"--out", filepath.Join(dir, "a-rather-long-output-folder-name-so-that-the-pointer-lines-are-long")}, extra...)
+		if code := root.Main(context.Background(), args, io); code != 0 {
+			t.Fatalf("exit %d\n%s\n%s", code, out, errOut)
+		}
+		w := 0
+		for _, l := range strings.Split(out.String(), "\n") {
+			// Pointer lines name paths, which are never cut.
+			if strings.Contains(l, "a-rather-long-output") {
+				continue
+			}
+			w = max(w, utf8.RuneCountInString(ansi.ReplaceAllString(l, "")))
+		}
+		return w
+	}
+	if w := widest(80); w > 80 {
+		t.Errorf("on an 80-column terminal the summary is %d columns wide", w)
+	}
+	if narrow, pipe := widest(80), widest(0); narrow >= pipe || pipe > 100 {
+		t.Errorf("an 80-column terminal gets lines of %d columns, a pipe %d: want fewer than the pipe's, at most 100", narrow, pipe)
+	}
+	if wide := widest(80, "--wide"); wide <= 100 {
+		t.Errorf("--wide on an 80-column terminal: lines of %d columns, want the uncut cells (over 100)", wide)
 	}
 }

@@ -1,0 +1,361 @@
+package report
+
+import (
+	"bufio"
+	"bytes"
+	"embed"
+	"encoding/base64"
+	"errors"
+	"fmt"
+	"html/template"
+	"io"
+	"strings"
+
+	"github.com/searchbench/searchbench/eval/score"
+	"github.com/searchbench/searchbench/internal/jsonx"
+	"github.com/searchbench/searchbench/internal/textdiff"
+)
+
+// HTMLName is the file of the browsable report, beside report.json.
+const HTMLName = "report.html"
+
+//go:embed html
+var htmlAssets embed.FS
+
+var htmlPage = template.Must(template.New("report.html").ParseFS(htmlAssets, "html/report.html"))
+
+// HTMLOptions configure the HTML report.
+type HTMLOptions struct {
+	// Name names the run on the page (its report.json path).
+	Name string
+	// Traces is the run's traces.jsonl.gz, nil when there are none (a
+	// merged report). Its lines must follow the report's cases.
+	Traces []byte
+}
+
+// htmlCase is a case record cut to what the page needs: at 10,000 cases
+// the page's data is mostly these.
+type htmlCase struct {
+	Seq     int      `json:"seq"`
+	Key     string   `json:"key"`
+	Dataset string   `json:"dataset"`
+	Kind    string   `json:"kind"`
+	Label   string   `json:"label,omitempty"`
+	Tags    []string `json:"tags,omitempty"`
+	Pass    bool     `json:"pass"`
+	Error   string   `json:"error,omitempty"`
+	// Inputs are the user's messages, turn by turn, for the list and the
+	// search.
+	Inputs []string    `json:"in,omitempty"`
+	Checks []htmlCheck `json:"checks"`
+}
+
+// htmlCheck is one check, with short keys. Expected and got are also
+// given in the notation of the terminal's diffs (textdiff.Visible) when
+// that differs from the text, so the page shows the same glyphs.
+type htmlCheck struct {
+	Scorer   string `json:"s"`
+	Name     string `json:"n"`
+	Metric   string `json:"m,omitempty"`
+	Pass     bool   `json:"p"`
+	Measure  bool   `json:"x,omitempty"`
+	Expected string `json:"e,omitempty"`
+	Got      string `json:"g,omitempty"`
+	ExpVis   string `json:"ev,omitempty"`
+	GotVis   string `json:"gv,omitempty"`
+	Reason   string `json:"r,omitempty"`
+	Diff     string `json:"d,omitempty"`
+}
+
+func htmlCaseOf(rec *CaseRecord) *htmlCase {
+	c := &htmlCase{Seq: rec.Seq, Key: rec.Key, Dataset: rec.Dataset, Kind: rec.Kind, Label: rec.Label, Tags: rec.Tags,
+		Pass: rec.Pass, Error: rec.Error, Checks: []htmlCheck{}}
+	for _, t := range rec.Turns {
+		c.Inputs = append(c.Inputs, t.Input)
+	}
+	for _, s := range rec.Scores {
+		for _, k := range s.Checks {
+			hc := htmlCheck{Scorer: s.Scorer, Name: k.Name, Metric: k.Metric, Pass: k.Pass, Measure: s.Measure,
+				Expected: k.Expected, Got: k.Got, Reason: k.Reason, Diff: k.Diff}
+			if v := textdiff.Visible(k.Expected); v != k.Expected {
+				hc.ExpVis = v
+			}
+			if v := textdiff.Visible(k.Got); v != k.Got {
+				hc.GotVis = v
+			}
+			c.Checks = append(c.Checks, hc)
+		}
+	}
+	return c
+}
+
+// HTMLFlip is a case whose outcome differs between the two runs of a
+// comparison page.
+type HTMLFlip struct {
+	Key    string `json:"key"`
+	ToFail bool   `json:"to_fail"`
+}
+
+// HTMLComparison is what a comparison page shows besides its two runs:
+// the flipped cases (listed first), tables (the metrics side by side) and
+// warnings.
+type HTMLComparison struct {
+	Flips    []HTMLFlip    `json:"flips"`
+	Tables   []score.Table `json:"tables"`
+	Warnings []string      `json:"warnings,omitempty"`
+}
+
+// htmlRun streams one run into the page's data: {"name", "meta",
+// "cases": […], "summary", "gate", "traces": [chunks]}. Cases are written
+// as they come, so a page of any size is written in flat memory.
+type htmlRun struct {
+	out    *pageWriter
+	name   string
+	traces []byte
+	tr     *TraceReader
+	gate   *Gate
+	n      int
+	// onBegin writes what precedes the run (the page's head).
+	onBegin func(Meta) error
+	// onEnd writes what follows it (the page's tail).
+	onEnd func() error
+}
+
+func newHTMLRun(out *pageWriter, opt HTMLOptions) (*htmlRun, error) {
+	r := &htmlRun{out: out, name: opt.Name, traces: opt.Traces}
+	if len(opt.Traces) > 0 {
+		tr, err := NewTraceReader(TracesName, bytes.NewReader(opt.Traces))
+		if err != nil {
+			return nil, err
+		}
+		r.tr = tr
+	}
+	return r, nil
+}
+
+// SetGate implements GateSetter.
+func (r *htmlRun) SetGate(g *Gate) { r.gate = g }
+
+func (r *htmlRun) Begin(m Meta) error {
+	if r.onBegin != nil {
+		if err := r.onBegin(m); err != nil {
+			return err
+		}
+	}
+	r.out.raw(`{"name":`)
+	r.out.json(r.name)
+	r.out.raw(`,"meta":`)
+	r.out.json(m)
+	r.out.raw(`,"cases":[`)
+	return r.out.err
+}
+
+func (r *htmlRun) Case(rec *CaseRecord) error {
+	if r.tr != nil {
+		// The page finds a case's trace by its position: the two files
+		// must line up.
+		if err := r.tr.Check(rec); err != nil {
+			return err
+		}
+	}
+	if r.n > 0 {
+		r.out.raw(",\n")
+	}
+	r.n++
+	r.out.json(htmlCaseOf(rec))
+	return r.out.err
+}
+
+// traceChunk is the size of the base64 pieces the traces are embedded
+// in: short runs of token characters, which the secret scrubber streams.
+const traceChunk = 48 << 10
+
+func (r *htmlRun) End(s Summary) error {
+	if r.tr != nil {
+		if err := r.tr.Done(); err != nil {
+			return err
+		}
+	}
+	r.out.raw("],\n\"summary\":")
+	r.out.json(s)
+	r.out.raw(`,"gate":`)
+	r.out.json(r.gate)
+	r.out.raw(`,"traces":[`)
+	enc := base64.StdEncoding
+	for i := 0; i < len(r.traces); i += traceChunk / 4 * 3 {
+		if i > 0 {
+			r.out.raw(",\n")
+		}
+		r.out.raw(`"` + enc.EncodeToString(r.traces[i:min(i+traceChunk/4*3, len(r.traces))]) + `"`)
+	}
+	r.out.raw("]}")
+	if r.onEnd != nil {
+		if err := r.onEnd(); err != nil {
+			return err
+		}
+	}
+	return r.out.err
+}
+
+// pageWriter writes the page: template parts and JSON data, escaping '<'
+// inside the data so no string in it can end the script element.
+type pageWriter struct {
+	w   *bufio.Writer
+	err error
+}
+
+func (p *pageWriter) raw(s string) {
+	if p.err == nil {
+		_, p.err = p.w.WriteString(s)
+	}
+}
+
+func (p *pageWriter) json(v any) {
+	if p.err != nil {
+		return
+	}
+	b, err := jsonx.Marshal(v)
+	if err != nil {
+		p.err = err
+		return
+	}
+	// No '<' exists outside a JSON string, so all can be escaped.
+	_, p.err = p.w.Write(bytes.ReplaceAll(b, []byte("<"), []byte(`\u003c`)))
+}
+
+// dataMark stands for the page's data when the template is executed:
+// the page is written as the part before it, the data streamed, and the
+// part after it.
+const dataMark = "/*searchbench-data*/"
+
+// parts returns the page around its data, for a page titled title.
+func (p *pageWriter) parts(title string) (head, tail string) {
+	if p.err != nil {
+		return "", ""
+	}
+	style, err := htmlAssets.ReadFile("html/report.css")
+	if err != nil {
+		p.err = err
+		return "", ""
+	}
+	script, err := htmlAssets.ReadFile("html/report.js")
+	if err != nil {
+		p.err = err
+		return "", ""
+	}
+	var b strings.Builder
+	if p.err = htmlPage.Execute(&b, map[string]any{
+		"Title": title, "Style": template.CSS(style), "Script": template.JS(script), "Data": template.JS(dataMark),
+	}); p.err != nil {
+		return "", ""
+	}
+	head, tail, ok := strings.Cut(b.String(), dataMark)
+	if !ok {
+		p.err = errors.New("report.html template lost its data mark")
+	}
+	return head, tail
+}
+
+func (p *pageWriter) flush() error {
+	if p.err == nil {
+		p.err = p.w.Flush()
+	}
+	return p.err
+}
+
+// NewHTML returns a Writer of report.html: one self-contained page (no
+// network; its script and style are embedded) with the verdict, the
+// metrics with their intervals, the scorers' tables drawn as a heatmap and
+// bars, and a browser of every case down to its model requests, search
+// results and the diffs of its checks. The page's data streams out as the
+// cases come; the page draws only what is on screen.
+func NewHTML(w io.Writer, opt HTMLOptions) (Writer, error) {
+	out := &pageWriter{w: bufio.NewWriterSize(w, 64<<10)}
+	r, err := newHTMLRun(out, opt)
+	if err != nil {
+		return nil, err
+	}
+	var tail string
+	r.onBegin = func(m Meta) error {
+		var head string
+		head, tail = out.parts("searchbench report — " + m.Variant)
+		out.raw(head)
+		out.raw(`{"runs":[`)
+		return out.err
+	}
+	r.onEnd = func() error {
+		out.raw("]}")
+		out.raw(tail)
+		return out.flush()
+	}
+	return r, nil
+}
+
+// HTMLSide is one run of a comparison page: its report and traces (nil
+// for none).
+type HTMLSide struct {
+	Report Source
+	Traces []byte
+}
+
+// WriteHTMLComparison writes the page of two runs side by side, with the
+// cases that flipped between them first. Each report is streamed.
+func WriteHTMLComparison(w io.Writer, a, b HTMLSide, variants [2]string, cmp *HTMLComparison) error {
+	out := &pageWriter{w: bufio.NewWriterSize(w, 64<<10)}
+	head, tail := out.parts(fmt.Sprintf("searchbench compare — %s vs %s", variants[0], variants[1]))
+	out.raw(head)
+	out.raw(`{"comparison":`)
+	out.json(cmp)
+	out.raw(`,"runs":[`)
+	for i, side := range []HTMLSide{a, b} {
+		if i > 0 {
+			out.raw(",\n")
+		}
+		r, err := newHTMLRun(out, HTMLOptions{Name: side.Report.Name, Traces: side.Traces})
+		if err != nil {
+			return err
+		}
+		var gate *Gate
+		var sum *Summary
+		if err := scanWithGate(side.Report, r, &gate, &sum); err != nil {
+			return err
+		}
+		if sum == nil {
+			return fmt.Errorf("%s: no summary", side.Report.Name)
+		}
+		r.gate = gate
+		if err := r.End(*sum); err != nil {
+			return err
+		}
+	}
+	out.raw("]}")
+	out.raw(tail)
+	return out.flush()
+}
+
+// scanWithGate streams src's meta and cases into w and returns its
+// summary and verdict.
+func scanWithGate(src Source, w Writer, gate **Gate, sum **Summary) error {
+	rc, err := src.Open()
+	if err != nil {
+		return fmt.Errorf("reading report: %w", err)
+	}
+	defer rc.Close()
+	sc, err := NewScanner(src.Name, rc)
+	if err != nil {
+		return err
+	}
+	if err := w.Begin(sc.Meta()); err != nil {
+		return err
+	}
+	for sc.Next() {
+		if err := w.Case(sc.Case()); err != nil {
+			return err
+		}
+	}
+	if err := sc.Err(); err != nil {
+		return err
+	}
+	*gate, *sum = sc.Gate(), sc.Summary()
+	return nil
+}

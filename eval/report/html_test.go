@@ -1,0 +1,194 @@
+package report_test
+
+import (
+	"bytes"
+	"compress/gzip"
+	"encoding/base64"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/searchbench/searchbench/eval/report"
+	"github.com/searchbench/searchbench/eval/report/reporttest"
+	"github.com/searchbench/searchbench/internal/secret"
+)
+
+// traces writes the fixed run's traces, with the scrubber of set.
+func traces(t *testing.T, set *secret.Set) []byte {
+	t.Helper()
+	_, recs := reporttest.Run()
+	var buf bytes.Buffer
+	w := report.NewTraces(&buf, func(w io.Writer) io.Writer { return secret.NewWriter(w, set) })
+	for _, r := range recs {
+		if err := w.Case(r); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return buf.Bytes()
+}
+
+func TestTracesAreDeterministicAndInCaseOrder(t *testing.T) {
+	first, second := traces(t, nil), traces(t, nil)
+	if !bytes.Equal(first, second) {
+		t.Fatal("two writes of the same traces differ")
+	}
+	zr, err := gzip.NewReader(bytes.NewReader(first))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !zr.ModTime.IsZero() || zr.Name != "" {
+		t.Errorf("gzip header carries mtime %v, name %q: the file would differ between runs", zr.ModTime, zr.Name)
+	}
+	_, recs := reporttest.Run()
+	tr, err := report.NewTraceReader("traces", bytes.NewReader(first))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, rec := range recs {
+		ct, _, err := tr.Next()
+		if err != nil {
+			t.Fatalf("before case %s: %v", rec.Key, err)
+		}
+		if ct.Key != rec.Key || ct.Seq != rec.Seq {
+			t.Errorf("trace line for %s (seq %d), want %s (seq %d)", ct.Key, ct.Seq, rec.Key, rec.Seq)
+		}
+		if ct.Session == nil || len(ct.Session.Turns) == 0 {
+			t.Errorf("trace of %s has no turns", rec.Key)
+		}
+	}
+	if _, _, err := tr.Next(); !errors.Is(err, io.EOF) {
+		t.Errorf("after the last case: %v, want EOF", err)
+	}
+}
+
+func TestTracesAreScrubbed(t *testing.T) {
+	// The drifted routing case prints "query iphone-year": make part of it
+	// a secret.
+	const key = "iphone-year"
+	data := traces(t, secret.New(key))
+	zr, err := gzip.NewReader(bytes.NewReader(data))
+	if err != nil {
+		t.Fatal(err)
+	}
+	plain, err := io.ReadAll(zr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if bytes.Contains(plain, []byte(key)) {
+		t.Errorf("a secret reached the traces:\n%s", plain)
+	}
+	if !bytes.Contains(plain, []byte("routing/")) {
+		t.Errorf("traces lost their content:\n%.300s", plain)
+	}
+}
+
+// page renders the fixed run's report.html with its traces.
+func page(t *testing.T, tr []byte) (string, error) {
+	t.Helper()
+	meta, recs := reporttest.Run()
+	var buf bytes.Buffer
+	w, err := report.NewHTML(&buf, report.HTMLOptions{Name: "reports/latest/report.json", Traces: tr})
+	if err != nil {
+		return "", err
+	}
+	g := &report.Gate{Verdict: report.VerdictFail, Line: "gate: FAIL (1 violation: 1 flip) </script><b>", Headline: []string{"routing.accuracy"},
+		Violations: []report.Violation{{Kind: "flip", Metric: "routing", Case: "routing/iphone-year", Want: "pass", Got: "fail", Explanation: "x"}}}
+	err = report.Write(w, &report.Report{Meta: meta, Cases: recs, Summary: reporttest.Summary(recs), Gate: g})
+	return buf.String(), err
+}
+
+func TestHTMLIsSelfContained(t *testing.T) {
+	tr := traces(t, nil)
+	html, err := page(t, tr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if again, _ := page(t, tr); again != html {
+		t.Error("two renderings of the same run differ")
+	}
+	// Nothing is loaded from anywhere: no external script, style, image,
+	// font or frame.
+	if m := regexp.MustCompile(`(?i)<(script|link|img|iframe)[^>]*\b(src|href)=|@import|url\(`).FindString(html); m != "" {
+		t.Errorf("report.html loads an external resource: %q", m)
+	}
+	// The embedded data survives a verdict line that tries to close the
+	// script element.
+	m := regexp.MustCompile(`(?s)<script type="application/json" id="data">(.*?)</script>`).FindStringSubmatch(html)
+	if m == nil {
+		t.Fatal("no embedded data")
+	}
+	var data struct {
+		Runs []struct {
+			Gate   *report.Gate `json:"gate"`
+			Cases  []struct{ Key string }
+			Traces []string `json:"traces"`
+		} `json:"runs"`
+	}
+	if err := json.Unmarshal([]byte(m[1]), &data); err != nil {
+		t.Fatalf("embedded data: %v", err)
+	}
+	run := data.Runs[0]
+	if len(run.Cases) != 10 || run.Cases[4].Key != "routing/iphone-year" {
+		t.Errorf("embedded cases: %+v", run.Cases)
+	}
+	if !strings.HasSuffix(run.Gate.Line, "</script><b>") {
+		t.Errorf("verdict line mangled: %q", run.Gate.Line)
+	}
+	if got, _ := base64.StdEncoding.DecodeString(strings.Join(run.Traces, "")); !bytes.Equal(got, tr) {
+		t.Error("the embedded traces are not the traces file")
+	}
+	// The check with a byte diff carries its visible form.
+	if !strings.Contains(m[1], `"d":"`) || !strings.Contains(m[1], "␠") {
+		t.Error("the drifted case's diff, with its visible trailing space, is not embedded")
+	}
+}
+
+func TestHTMLRefusesTracesOfAnotherRun(t *testing.T) {
+	var buf bytes.Buffer
+	w := report.NewTraces(&buf, nil)
+	w.Write(&report.CaseTrace{Seq: 0, Key: "routing/other"})
+	w.Close()
+	if _, err := page(t, buf.Bytes()); err == nil || !strings.Contains(err.Error(), "belong to another run") {
+		t.Errorf("traces of another run: err = %v", err)
+	}
+}
+
+func TestMergeTracesRefusesOutOfOrderShards(t *testing.T) {
+	shard := func(seqs ...int) []byte {
+		var buf bytes.Buffer
+		w := report.NewTraces(&buf, nil)
+		for _, s := range seqs {
+			w.Write(&report.CaseTrace{Seq: s, Key: fmt.Sprintf("routing/c%d", s)})
+		}
+		w.Close()
+		return buf.Bytes()
+	}
+	var out bytes.Buffer
+	err := report.MergeTraces([]string{"a", "b"}, []io.Reader{bytes.NewReader(shard(0, 2, 4)), bytes.NewReader(shard(1, 3))}, &out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr, _ := report.NewTraceReader("merged", &out)
+	var got []int
+	for {
+		ct, _, err := tr.Next()
+		if err != nil {
+			break
+		}
+		got = append(got, ct.Seq)
+	}
+	if fmt.Sprint(got) != "[0 1 2 3 4]" {
+		t.Errorf("merged order %v", got)
+	}
+	err = report.MergeTraces([]string{"a"}, []io.Reader{bytes.NewReader(shard(2, 1))}, &bytes.Buffer{})
+	if err == nil || !strings.Contains(err.Error(), "not in case order") {
+		t.Errorf("out-of-order shard: err = %v", err)
+	}
+}

@@ -74,3 +74,19 @@ func TestWorkflowMatchesREADME(t *testing.T) {
 		}
 	}
 }
+
+// TestCIScriptLint runs shellcheck on .ci/run, the script CI runs: a
+// comment that reads as a shellcheck directive, or a quoting slip, fails
+// here rather than on CI's machine.
+func TestCIScriptLint(t *testing.T) {
+	if _, err := exec.LookPath("shellcheck"); err != nil {
+		if os.Getenv(reporttest.RequireToolsEnv) == "1" {
+			t.Fatalf("shellcheck is not installed (apt-get install shellcheck), and %s=1 requires it", reporttest.RequireToolsEnv)
+		}
+		t.Skip("shellcheck is not installed (apt-get install shellcheck)")
+	}
+	out, err := exec.Command("shellcheck", filepath.Join(repo, ".ci", "run")).CombinedOutput()
+	if err != nil {
+		t.Errorf("shellcheck .ci/run: %v\n%s", err, out)
+	}
+}

@@ -72,6 +72,9 @@ type Options struct {
 	Rerecord func(c *dataset.Case, chk Check) string
 	// Done, if set, is called after each case is written (progress bars).
 	Done func(rec *report.CaseRecord)
+	// Cache, if set, is the decoded-cassette cache replays read (nil: every
+	// cassette is decoded from its YAML). Reports are the same either way.
+	Cache *vcr.Cache
 
 	manifest *Manifest // the shelf's recorded.json, read by Replay
 	shelf    Shelf     // resolved by Replay before any case runs
@@ -187,7 +190,7 @@ func (o *Options) replayTraffic(ctx context.Context, in *score.Input) (*trace.Se
 	c := in.Case
 	shelf := o.shelf
 	path := shelf.Path(c)
-	ropts := vcr.ReplayOptions{Case: c.Key(), Clock: vcr.NewClock()}
+	ropts := vcr.ReplayOptions{Case: c.Key(), Clock: vcr.NewClock(), Cache: o.Cache}
 	chk := Check{Status: StatusCurrent}
 	if o.manifest != nil {
 		chk = o.manifest.Check(shelf, o.Variant, c)

@@ -14,6 +14,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/schollz/progressbar/v3"
@@ -23,6 +24,7 @@ import (
 	"github.com/searchbench/searchbench/eval/report"
 	evalrun "github.com/searchbench/searchbench/eval/run"
 	"github.com/searchbench/searchbench/eval/score"
+	"github.com/searchbench/searchbench/eval/vcr"
 	"github.com/searchbench/searchbench/fixtures/sim"
 	cmdgate "github.com/searchbench/searchbench/internal/cmd/gate"
 	"github.com/searchbench/searchbench/internal/cmd/variant"
@@ -58,6 +60,7 @@ type Options struct {
 	Timestamps  bool
 	MaxFailures int
 	Quiet       bool
+	NoCache     bool
 }
 
 // NewCmdRun returns the run command. runF replaces runRun in tests.
@@ -99,6 +102,7 @@ unreadable baseline, unwritable report).`,
 	f.BoolVar(&opts.Timestamps, "timestamps", false, "record the start time in the report (reports are then no longer byte-identical)")
 	f.IntVar(&opts.MaxFailures, "max-failures", report.DefaultMaxFailures, "failing checks shown in the tables (negative: none; the JSON has all)")
 	f.BoolVar(&opts.Quiet, "quiet", false, "print no tables (the gate verdict is still printed)")
+	f.BoolVar(&opts.NoCache, "no-cache", false, "decode every cassette from its YAML, neither reading nor writing the decoded-cassette cache ($"+vcr.CacheEnv+")")
 	return cmd
 }
 
@@ -176,6 +180,7 @@ func runRun(ctx context.Context, opts *Options) error {
 		bar = progressbar.NewOptions(len(items), progressbar.OptionSetWriter(opts.IO.ErrOut),
 			progressbar.OptionSetDescription("replaying"), progressbar.OptionShowCount(), progressbar.OptionClearOnFinish())
 	}
+	cache, cacheWarning := cacheOf(opts)
 	ropts := evalrun.Options{
 		Variant:   v,
 		Mode:      mode,
@@ -193,8 +198,10 @@ func runRun(ctx context.Context, opts *Options) error {
 				bar.Add(1)
 			}
 		},
+		Cache: cache,
 	}
 	sum, err := evalrun.Replay(ctx, items, ropts, meta, report.Multi(writers...))
+	cacheWarning()
 	if err != nil {
 		return cmdutil.Infra(err)
 	}
@@ -231,6 +238,34 @@ func runRun(ctx context.Context, opts *Options) error {
 		return cmdutil.Infra(fmt.Errorf("%d of %d cases could not run (see the errors above%s)%s", sum.Errors, sum.Cases, inReport(text.JSONPath), staleNote(opts, v, mode, items)))
 	}
 	return cmdgate.Exit(verdict)
+}
+
+// cacheOf is the run's decoded-cassette cache: none with --no-cache, or
+// when the environment names no folder for it (no $HOME). A cache that
+// cannot be written turns itself off; warning, called after the run, then
+// prints why on stderr.
+func cacheOf(opts *Options) (c *vcr.Cache, warning func()) {
+	if opts.NoCache {
+		return nil, func() {}
+	}
+	dir, err := vcr.CacheDir(opts.IO.Getenv)
+	if err != nil {
+		return nil, func() {}
+	}
+	var mu sync.Mutex
+	var off error
+	c = vcr.NewCache(dir, func(err error) {
+		mu.Lock()
+		off = err
+		mu.Unlock()
+	})
+	return c, func() {
+		mu.Lock()
+		defer mu.Unlock()
+		if off != nil {
+			fmt.Fprintf(opts.IO.ErrOut, "warning: %v\n", off)
+		}
+	}
 }
 
 // staleNote sums up the stale cassettes of a run that had errors: how many,

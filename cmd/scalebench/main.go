@@ -32,6 +32,7 @@ import (
 	"time"
 
 	"github.com/searchbench/searchbench/eval/synth"
+	"github.com/searchbench/searchbench/eval/vcr"
 )
 
 func main() {
@@ -148,7 +149,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	printBench(stdout, "BenchmarkReplayScore", replay)
 	floor := testing.Benchmark(func(b *testing.B) { synth.BenchDecodeFloor(b, set) })
 	printBench(stdout, "BenchmarkDecodeFloor", floor)
-	ratio := testing.Benchmark(func(b *testing.B) { synth.BenchRatio(b, set) })
+	ratio := testing.Benchmark(func(b *testing.B) { synth.BenchRatio(b, set, vcr.NewCache(filepath.Join(tmp, "cache"), nil)) })
 	printBench(stdout, "BenchmarkRatio", ratio)
 	if replay.N == 0 || floor.N == 0 || ratio.N == 0 {
 		return errors.New("a Go benchmark failed (see above)")

@@ -45,7 +45,12 @@ type Dataset struct {
 	Name  string // file name without extension, e.g. "routing"; cassettes live under it
 	Path  string
 	Kind  string
-	Cases []*Case
+	Cases []*Case // nil in a Catalog, which streams them
+
+	// Count is the number of cases, and SHA256 the file's hash (hex); set
+	// by OpenFiles and OpenDir.
+	Count  int
+	SHA256 string
 }
 
 // Case is one labelled example. Which fields are set depends on Kind.

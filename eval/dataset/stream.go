@@ -14,7 +14,6 @@ import (
 	"sort"
 
 	"go.yaml.in/yaml/v3"
-
 )
 
 // Catalog is a set of dataset files that passed validation, whose cases
@@ -503,4 +502,3 @@ func (s *streamer) whole(f *os.File) (*Dataset, []Problem, error) {
 	}
 	return ds, ps, nil
 }
-

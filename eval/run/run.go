@@ -92,27 +92,21 @@ const replayKey = "replay-placeholder-key"
 //
 // Replay fills in meta's variant, hash, mode and backend from the options
 // and the shelf's recorded.json.
-func Replay(ctx context.Context, items []Item, opts Options, meta report.Meta, w report.Writer) (report.Summary, error) {
+func Replay(ctx context.Context, items Items, opts Options, meta report.Meta, w report.Writer) (report.Summary, error) {
 	opts.defaults()
 	agg := report.NewAggregate(opts.Scorers)
 	shelf := opts.Shelf()
-	m, err := shelf.LoadManifest()
+	m, recorded, err := prepare(items, shelf)
 	if err != nil {
 		return report.Summary{}, err
 	}
 	opts.manifest, opts.shelf = m, shelf
-	var entries []Entry
-	for _, it := range items {
-		if e, ok := m.Cases[it.Case.Key()]; ok && NeedsTraffic(it.Case) {
-			entries = append(entries, e)
-		}
-	}
 	meta.Variant, meta.VariantHash, meta.Mode = opts.Variant.Name, opts.Variant.Hash, opts.Mode
-	meta.Backend, meta.SimPolicies = backendOf(entries)
+	meta.Backend, meta.SimPolicies = recorded.result()
 	if err := w.Begin(meta); err != nil {
 		return report.Summary{}, err
 	}
-	err = ordered(ctx, items, opts.parallel(), func(ctx context.Context, it Item) *report.CaseRecord {
+	err = ordered(ctx, items.All(), opts.parallel(), func(ctx context.Context, it Item) *report.CaseRecord {
 		return opts.replayOne(ctx, it)
 	}, func(rec *report.CaseRecord) error {
 		agg.Add(rec)

@@ -8,8 +8,6 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"slices"
-	"sort"
 	"strings"
 
 	"github.com/searchbench/searchbench/eval/dataset"
@@ -226,21 +224,4 @@ func joinAnd(xs []string) string {
 		return xs[0]
 	}
 	return strings.Join(xs[:len(xs)-1], ", ") + " and " + xs[len(xs)-1]
-}
-
-// backendOf summarises the backends of the entries: "sim", "live" or
-// "live+sim", and the simulator policies, sorted.
-func backendOf(entries []Entry) (string, []string) {
-	var backends, policies []string
-	for _, e := range entries {
-		if e.Backend != "" && !slices.Contains(backends, e.Backend) {
-			backends = append(backends, e.Backend)
-		}
-		if e.Policy != "" && !slices.Contains(policies, e.Policy) {
-			policies = append(policies, e.Policy)
-		}
-	}
-	sort.Strings(backends)
-	sort.Strings(policies)
-	return strings.Join(backends, "+"), policies
 }

@@ -58,7 +58,7 @@ func (s *Set) ReplayCached(w report.Writer, cache *vcr.Cache) error {
 	if err != nil {
 		return err
 	}
-	sum, err := evalrun.Replay(context.Background(), s.Items, evalrun.Options{
+	sum, err := evalrun.Replay(context.Background(), evalrun.Slice(s.Items), evalrun.Options{
 		Variant:   prompts.Builtin(),
 		Cassettes: filepath.Join(s.Dir, CassettesDir),
 		Parallel:  1,

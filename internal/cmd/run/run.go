@@ -5,8 +5,6 @@ package run
 
 import (
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"fmt"
 	"io"
 	"os"
@@ -119,7 +117,13 @@ func runRun(ctx context.Context, opts *Options) error {
 	if err != nil {
 		return err
 	}
-	sets, err := dataset.LoadDir(opts.Datasets)
+	// The datasets are validated in one pass that holds one case at a time
+	// (every problem at once; nothing runs on a dataset with problems),
+	// then streamed again into the replay. The same pass counts the
+	// selection and sums up how its cassettes were recorded.
+	shelf := (&evalrun.Options{Variant: v, Mode: mode, Cassettes: opts.Cassettes}).Shelf()
+	manifest, manifestErr := shelf.LoadManifest()
+	items, err := evalrun.OpenStream(opts.Datasets, filter, shard, shelf, manifest)
 	if err != nil {
 		return cmdutil.Usage(err)
 	}
@@ -136,14 +140,13 @@ func runRun(ctx context.Context, opts *Options) error {
 		return cmdutil.Usage(err)
 	}
 
-	items := evalrun.Plan(sets, filter, shard)
-	if len(items) == 0 {
+	if items.Len() == 0 {
 		return cmdutil.Usagef("no case matches the filter %q", opts.Filter)
 	}
-	meta, err := metaOf(opts, sets, shard)
-	if err != nil {
-		return cmdutil.Infra(err)
+	if manifestErr != nil {
+		return cmdutil.Infra(manifestErr)
 	}
+	meta := metaOf(opts, items.Catalog().Datasets, shard)
 
 	// The run streams its JSON report into a spill file (beside the
 	// outputs, or in the temporary folder without --out); the gate judges
@@ -176,8 +179,8 @@ func runRun(ctx context.Context, opts *Options) error {
 	}
 
 	var bar *progressbar.ProgressBar
-	if opts.IO.IsStderrTTY() && len(items) >= 200 {
-		bar = progressbar.NewOptions(len(items), progressbar.OptionSetWriter(opts.IO.ErrOut),
+	if opts.IO.IsStderrTTY() && items.Len() >= 200 {
+		bar = progressbar.NewOptions(items.Len(), progressbar.OptionSetWriter(opts.IO.ErrOut),
 			progressbar.OptionSetDescription("replaying"), progressbar.OptionShowCount(), progressbar.OptionClearOnFinish())
 	}
 	cache, cacheWarning := cacheOf(opts)
@@ -270,7 +273,7 @@ func cacheOf(opts *Options) (c *vcr.Cache, warning func()) {
 
 // staleNote sums up the stale cassettes of a run that had errors: how many,
 // which files changed, and the one command that re-records them all.
-func staleNote(opts *Options, v *prompts.Variant, mode string, items []evalrun.Item) string {
+func staleNote(opts *Options, v *prompts.Variant, mode string, items evalrun.Items) string {
 	shelf := evalrun.Shelf{Root: opts.Cassettes, Variant: v.Name, Mode: mode}
 	m, err := shelf.LoadManifest()
 	if err != nil {
@@ -280,7 +283,10 @@ func staleNote(opts *Options, v *prompts.Variant, mode string, items []evalrun.I
 	var changed []string
 	var first evalrun.Check
 	var firstCase *dataset.Case
-	for _, it := range items {
+	for it, err := range items.All() {
+		if err != nil {
+			return ""
+		}
 		if !evalrun.NeedsTraffic(it.Case) {
 			continue
 		}
@@ -356,9 +362,9 @@ func inReport(jsonPath string) string {
 	return " and in " + jsonPath
 }
 
-// metaOf describes the run; dataset hashes let two reports tell whether
-// they ran the same data.
-func metaOf(opts *Options, sets []*dataset.Dataset, shard dataset.Shard) (report.Meta, error) {
+// metaOf describes the run; dataset hashes (taken as the files were
+// validated) let two reports tell whether they ran the same data.
+func metaOf(opts *Options, sets []*dataset.Dataset, shard dataset.Shard) report.Meta {
 	m := report.Meta{
 		SchemaVersion: report.SchemaVersion,
 		Tool:          report.Tool,
@@ -373,20 +379,10 @@ func metaOf(opts *Options, sets []*dataset.Dataset, shard dataset.Shard) (report
 		m.StartedAt = time.Now().UTC().Format(time.RFC3339)
 	}
 	for _, d := range sets {
-		f, err := os.Open(d.Path)
-		if err != nil {
-			return m, err
-		}
-		h := sha256.New()
-		_, err = io.Copy(h, f)
-		f.Close()
-		if err != nil {
-			return m, err
-		}
-		m.Datasets = append(m.Datasets, report.DatasetInfo{Name: d.Name, Path: filepath.ToSlash(d.Path), Kind: d.Kind, Cases: len(d.Cases), SHA256: hex.EncodeToString(h.Sum(nil))})
+		m.Datasets = append(m.Datasets, report.DatasetInfo{Name: d.Name, Path: filepath.ToSlash(d.Path), Kind: d.Kind, Cases: d.Count, SHA256: d.SHA256})
 	}
 	sort.Slice(m.Datasets, func(i, j int) bool { return m.Datasets[i].Name < m.Datasets[j].Name })
-	return m, nil
+	return m
 }
 
 // errorsTo is the report writer of --quiet runs: it prints the error of each

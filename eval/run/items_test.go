@@ -1,0 +1,120 @@
+package run
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/searchbench/searchbench/eval/dataset"
+	"github.com/searchbench/searchbench/eval/report"
+	"github.com/searchbench/searchbench/eval/score"
+	"github.com/searchbench/searchbench/orchestrator/executor"
+)
+
+// TestStreamIsPlan: a Stream yields exactly Plan's items (same cases, same
+// Seq numbers), for every filter and shard, and counts them.
+func TestStreamIsPlan(t *testing.T) {
+	ds := shipped(t)
+	for _, filter := range [][]string{nil, mixed, {"tag:seed"}, {"label:exa_only", "dataset:parser"}} {
+		f, err := dataset.ParseFilter(filter)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, sh := range []dataset.Shard{{K: 1, N: 1}, {K: 2, N: 3}} {
+			want := Plan(ds, f, sh)
+			s, err := OpenStream(datasets, f, sh, Shelf{}, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got []Item
+			for it, err := range s.All() {
+				if err != nil {
+					t.Fatal(err)
+				}
+				got = append(got, it)
+			}
+			if s.Len() != len(want) || len(got) != len(want) {
+				t.Fatalf("filter %q shard %v: Len %d, streamed %d, Plan %d", filter, sh, s.Len(), len(got), len(want))
+			}
+			for i := range want {
+				if got[i].Seq != want[i].Seq || !reflect.DeepEqual(got[i].Case, want[i].Case) {
+					t.Fatalf("filter %q shard %v: item %d is %d %s, Plan's %d %s", filter, sh, i, got[i].Seq, got[i].Case.Key(), want[i].Seq, want[i].Case.Key())
+				}
+			}
+		}
+	}
+}
+
+// TestStreamReplaysAsSlice: replaying a Stream writes the same report as
+// replaying the same items held in memory, and a dataset file edited
+// during the run stops it with an error naming the file.
+func TestStreamReplaysAsSlice(t *testing.T) {
+	dir := t.TempDir()
+	dsDir := filepath.Join(dir, "datasets")
+	os.MkdirAll(dsDir, 0o755)
+	for _, name := range []string{"routing.yaml", "consent.yaml", "parser.yaml"} {
+		b, err := os.ReadFile(filepath.Join(datasets, name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		os.WriteFile(filepath.Join(dsDir, name), b, 0o644)
+	}
+	loaded, err := dataset.LoadDir(dsDir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, _ := dataset.ParseFilter([]string{"id:t-*", "dataset:consent", "dataset:parser"})
+	items := Plan(loaded, f, dataset.Shard{K: 1, N: 1})
+	cassettes := filepath.Join(dir, "cassettes")
+	record(t, cassettes, "seed", "model", items)
+	want, _ := replay(t, cassettes, items, 2)
+
+	p, err := executor.New(executor.DefaultConfig().Parser)
+	if err != nil {
+		t.Fatal(err)
+	}
+	opts := Options{Variant: shippedVariant(t, "seed"), Cassettes: cassettes, Parallel: 2, Scorers: score.All(), Parser: p,
+		Rerecord: func(c *dataset.Case, _ Check) string { return "searchbench record --filter id:" + c.ID }}
+	shelf := opts.Shelf()
+	m, err := shelf.LoadManifest()
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := OpenStream(dsDir, f, dataset.Shard{K: 1, N: 1}, shelf, m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var buf bytes.Buffer
+	if _, err := Replay(context.Background(), s, opts, report.Meta{Tool: "searchbench", Variant: "seed"}, report.NewJSON(&buf)); err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(buf.Bytes(), want) {
+		t.Fatal("a streamed replay's report differs from the in-memory one's")
+	}
+
+	// Edited after validation: the run stops, naming the file.
+	done := 0
+	opts.Done = func(*report.CaseRecord) {
+		done++
+		if done == 1 {
+			b, _ := os.ReadFile(filepath.Join(dsDir, "routing.yaml"))
+			os.WriteFile(filepath.Join(dsDir, "routing.yaml"), bytes.Replace(b, []byte("tavily_only"), []byte("exa_only"), 1), 0o644)
+		}
+	}
+	s, err = OpenStream(dsDir, f, dataset.Shard{K: 1, N: 1}, shelf, m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = Replay(context.Background(), s, opts, report.Meta{}, report.NewJSON(&bytes.Buffer{}))
+	if err == nil || !strings.Contains(err.Error(), "routing.yaml changed since it was validated") {
+		t.Fatalf("edited dataset: err = %v", err)
+	}
+	if errors.Is(err, context.Canceled) {
+		t.Fatal("the error is a cancellation, not the file's")
+	}
+}

@@ -3,6 +3,7 @@ package run
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"os"
 	"path/filepath"
@@ -116,5 +117,41 @@ func TestStreamReplaysAsSlice(t *testing.T) {
 	}
 	if errors.Is(err, context.Canceled) {
 		t.Fatal("the error is a cancellation, not the file's")
+	}
+}
+
+// TestManifestDecodesAsUnmarshal: the streaming manifest decoder gives
+// what json.Unmarshal gives, and shares identical entries.
+func TestManifestDecodesAsUnmarshal(t *testing.T) {
+	inputs := []string{
+		`{"variant":"seed","mode":"model","cases":{"a/x":{"backend":"sim","policy":"seed","variant_hash":"h","files":{"p.md":"1","v.yaml":"2"}},"a/y":{"backend":"sim","policy":"seed","variant_hash":"h","files":{"v.yaml":"2","p.md":"1"}},"b/z":{"backend":"live","variant_hash":"h","files":{}}}}`,
+		`{"cases":null,"Variant":"v","extra":[1,{"x":2}]}`,
+		`{"cases":{"a/x":{"backend":"sim"},"a/x":{"policy":"p","files":{"f":"1"}}}}`,
+		`{}`,
+	}
+	for _, in := range inputs {
+		want := &Manifest{Variant: "shelf", Mode: "m"}
+		if err := json.Unmarshal([]byte(in), want); err != nil {
+			t.Fatal(err)
+		}
+		got := &Manifest{Variant: "shelf", Mode: "m"}
+		if err := decodeManifest(strings.NewReader(in), got); err != nil {
+			t.Fatalf("%s: %v", in, err)
+		}
+		if !reflect.DeepEqual(got, want) {
+			t.Errorf("%s:\ngot  %+v\nwant %+v", in, got, want)
+		}
+	}
+	m := &Manifest{}
+	decodeManifest(strings.NewReader(inputs[0]), m)
+	x, y := m.Cases["a/x"].Files, m.Cases["a/y"].Files
+	x["probe"] = "shared"
+	if y["probe"] != "shared" {
+		t.Error("identical entries are not shared")
+	}
+	for _, bad := range []string{`{"cases":{"a":1}}`, `{"cases":[]}`, `{} {}`, `{"cases":{"a":{}}`, `[]`} {
+		if err := decodeManifest(strings.NewReader(bad), &Manifest{}); err == nil || json.Unmarshal([]byte(bad), &Manifest{}) == nil {
+			t.Errorf("%s: decoded without error (%v)", bad, err)
+		}
 	}
 }

@@ -1,13 +1,17 @@
 package run
 
 import (
+	"bufio"
 	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/searchbench/searchbench/eval/dataset"
@@ -74,23 +78,119 @@ type Entry struct {
 }
 
 // LoadManifest reads the shelf's manifest; a shelf without one has an
-// empty manifest.
+// empty manifest. The file is decoded as a stream, and identical entries
+// (most cases of a shelf were recorded alike) share one copy, so a large
+// shelf's manifest stays small in memory.
 func (s Shelf) LoadManifest() (*Manifest, error) {
 	m := &Manifest{Variant: s.Variant, Mode: s.Mode, Cases: map[string]Entry{}}
-	b, err := os.ReadFile(s.ManifestPath())
+	f, err := os.Open(s.ManifestPath())
 	if errors.Is(err, fs.ErrNotExist) {
 		return m, nil
 	}
 	if err != nil {
 		return nil, err
 	}
-	if err := json.Unmarshal(b, m); err != nil {
+	defer f.Close()
+	if err := decodeManifest(bufio.NewReaderSize(f, 64<<10), m); err != nil {
 		return nil, fmt.Errorf("%s: %v (delete it and re-record the shelf)", s.ManifestPath(), err)
 	}
 	if m.Cases == nil {
 		m.Cases = map[string]Entry{}
 	}
 	return m, nil
+}
+
+// decodeManifest decodes recorded.json into m as json.Unmarshal would, one
+// entry at a time, interning identical entries.
+func decodeManifest(r io.Reader, m *Manifest) error {
+	dec := json.NewDecoder(r)
+	if err := delim(dec, '{'); err != nil {
+		return err
+	}
+	for dec.More() {
+		tok, err := dec.Token()
+		if err != nil {
+			return err
+		}
+		key, _ := tok.(string)
+		switch {
+		case strings.EqualFold(key, "variant"):
+			err = dec.Decode(&m.Variant)
+		case strings.EqualFold(key, "mode"):
+			err = dec.Decode(&m.Mode)
+		case strings.EqualFold(key, "cases"):
+			err = decodeEntries(dec, m)
+		default:
+			var skip json.RawMessage
+			err = dec.Decode(&skip)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	if err := delim(dec, '}'); err != nil {
+		return err
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		return errors.New("invalid character after top-level value")
+	}
+	return nil
+}
+
+func decodeEntries(dec *json.Decoder, m *Manifest) error {
+	tok, err := dec.Token()
+	if err != nil {
+		return err
+	}
+	if tok == nil {
+		m.Cases = nil
+		return nil
+	}
+	if d, ok := tok.(json.Delim); !ok || d != '{' {
+		return fmt.Errorf("cases: want an object, got %v", tok)
+	}
+	if m.Cases == nil {
+		m.Cases = map[string]Entry{}
+	}
+	seen := map[string]Entry{}
+	var key strings.Builder
+	for dec.More() {
+		tok, err := dec.Token()
+		if err != nil {
+			return err
+		}
+		k, _ := tok.(string)
+		var e Entry // a repeated key replaces the value, as json.Unmarshal does
+		if err := dec.Decode(&e); err != nil {
+			return err
+		}
+		key.Reset()
+		key.WriteString(e.Backend + "\x00" + e.Policy + "\x00" + e.VariantHash)
+		if e.Files == nil {
+			key.WriteString("\x00nil")
+		}
+		for _, f := range slices.Sorted(maps.Keys(e.Files)) {
+			key.WriteString("\x00" + f + "=" + e.Files[f])
+		}
+		if same, ok := seen[key.String()]; ok {
+			e = same
+		} else {
+			seen[key.String()] = e
+		}
+		m.Cases[k] = e
+	}
+	return delim(dec, '}')
+}
+
+func delim(dec *json.Decoder, want json.Delim) error {
+	tok, err := dec.Token()
+	if err != nil {
+		return err
+	}
+	if d, ok := tok.(json.Delim); !ok || d != want {
+		return fmt.Errorf("want %q, got %v", want, tok)
+	}
+	return nil
 }
 
 // Save writes the manifest atomically, keys sorted.

@@ -68,7 +68,7 @@ func OpenStream(dir string, f dataset.Filter, sh dataset.Shard, shelf Shelf, m *
 		}
 		s.n++
 		if m != nil && NeedsTraffic(c) {
-			if e, ok := m.Cases[c.Key()]; ok {
+			if e, ok := m.Entry(c.Key()); ok {
 				s.sum.add(e)
 			}
 		}
@@ -137,7 +137,7 @@ func prepare(items Items, shelf Shelf) (*Manifest, backends, error) {
 	if s, ok := items.(*Stream); ok && s.manifest != nil && s.shelf == shelf {
 		return s.manifest, s.sum, nil
 	}
-	m, err := shelf.LoadManifest()
+	m, err := shelf.LoadManifestCompact()
 	if err != nil {
 		return nil, backends{}, err
 	}
@@ -146,7 +146,7 @@ func prepare(items Items, shelf Shelf) (*Manifest, backends, error) {
 		if err != nil {
 			return nil, backends{}, err
 		}
-		if e, ok := m.Cases[it.Case.Key()]; ok && NeedsTraffic(it.Case) {
+		if e, ok := m.Entry(it.Case.Key()); ok && NeedsTraffic(it.Case) {
 			sum.add(e)
 		}
 	}

@@ -142,6 +142,29 @@ func TestManifestDecodesAsUnmarshal(t *testing.T) {
 			t.Errorf("%s:\ngot  %+v\nwant %+v", in, got, want)
 		}
 	}
+	// The compact form answers every lookup as the map does.
+	for _, in := range inputs {
+		full, compact := &Manifest{}, &Manifest{index: map[keySum]uint32{}}
+		if err := decodeManifest(strings.NewReader(in), full); err != nil {
+			t.Fatal(err)
+		}
+		if err := decodeManifest(strings.NewReader(in), compact); err != nil {
+			t.Fatal(err)
+		}
+		if compact.Cases != nil {
+			t.Fatalf("%s: a compact manifest keeps its keys", in)
+		}
+		for _, k := range []string{"a/x", "a/y", "b/z", "nope"} {
+			fe, fok := full.Entry(k)
+			ce, cok := compact.Entry(k)
+			if fok != cok || !reflect.DeepEqual(fe, ce) {
+				t.Errorf("%s: Entry(%q) = %+v %v compact, %+v %v full", in, k, ce, cok, fe, fok)
+			}
+		}
+		if err := (Shelf{Root: t.TempDir()}).Save(compact); err == nil {
+			t.Error("a compact manifest was saved")
+		}
+	}
 	m := &Manifest{}
 	decodeManifest(strings.NewReader(inputs[0]), m)
 	x, y := m.Cases["a/x"].Files, m.Cases["a/y"].Files

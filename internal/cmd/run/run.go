@@ -122,7 +122,7 @@ func runRun(ctx context.Context, opts *Options) error {
 	// then streamed again into the replay. The same pass counts the
 	// selection and sums up how its cassettes were recorded.
 	shelf := (&evalrun.Options{Variant: v, Mode: mode, Cassettes: opts.Cassettes}).Shelf()
-	manifest, manifestErr := shelf.LoadManifest()
+	manifest, manifestErr := shelf.LoadManifestCompact()
 	items, err := evalrun.OpenStream(opts.Datasets, filter, shard, shelf, manifest)
 	if err != nil {
 		return cmdutil.Usage(err)
@@ -275,7 +275,7 @@ func cacheOf(opts *Options) (c *vcr.Cache, warning func()) {
 // which files changed, and the one command that re-records them all.
 func staleNote(opts *Options, v *prompts.Variant, mode string, items evalrun.Items) string {
 	shelf := evalrun.Shelf{Root: opts.Cassettes, Variant: v.Name, Mode: mode}
-	m, err := shelf.LoadManifest()
+	m, err := shelf.LoadManifestCompact()
 	if err != nil {
 		return ""
 	}

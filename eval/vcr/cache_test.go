@@ -399,3 +399,47 @@ func FuzzDecodeEntry(f *testing.F) {
 		}
 	})
 }
+
+// TestVerbatimMatchKeepsRecordedOrder: a live body equal byte for byte to
+// a later interaction's still matches an earlier unused one whose body is
+// the same JSON written differently (a hand edit), as canonical matching
+// says.
+func TestVerbatimMatchKeepsRecordedOrder(t *testing.T) {
+	one := func(id int, body string) string {
+		return `    - id: ` + string(rune('0'+id)) + `
+      request:
+        proto: HTTP/1.1
+        proto_major: 1
+        proto_minor: 1
+        content_length: 0
+        body: '` + body + `'
+        url: https://api.tavily.com/search
+        method: POST
+      response:
+        proto: HTTP/1.1
+        proto_major: 1
+        proto_minor: 1
+        content_length: 0
+        body: "answer ` + string(rune('0'+id)) + `"
+        headers: {}
+        status: 200 OK
+        code: 200
+        duration: 0s
+`
+	}
+	path := writeCassette(t, t.TempDir(), "c", "---\nversion: 2\ninteractions:\n"+one(0, `{ "query": "q", "max_results": 1 }`)+one(1, `{"max_results":1,"query":"q"}`))
+	r, err := OpenReplay(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"answer 0", "answer 1"} {
+		req, _ := http.NewRequest("POST", "https://api.tavily.com/search", strings.NewReader(`{"max_results":1,"query":"q"}`))
+		resp, err := r.RoundTrip(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if b, _ := io.ReadAll(resp.Body); string(b) != want {
+			t.Fatalf("served %q, want %q", b, want)
+		}
+	}
+}

@@ -10,7 +10,6 @@ import (
 	"io/fs"
 	"maps"
 	"net/http"
-	"os"
 	"path/filepath"
 	"runtime"
 	"runtime/debug"
@@ -166,7 +165,9 @@ func (c *Cache) load(name string, data []byte) ([]interaction, error) {
 	}
 	sum := sha256.Sum256(data)
 	path := c.entryPath(sum)
-	if b, err := os.ReadFile(path); err == nil {
+	buf := readBuffers.Get().(*[]byte)
+	defer readBuffers.Put(buf)
+	if b, err := readFile(path, buf); err == nil {
 		if ints, err := decodeEntry(b, sum, c.version); err == nil {
 			c.hits.Add(1)
 			return ints, nil

@@ -87,14 +87,16 @@ func OpenReplayWith(path string, opts ReplayOptions) (*Replayer, error) {
 	if !ok {
 		return nil, fmt.Errorf("replaying cassette %q: path must end in %s", path, Ext)
 	}
-	data, err := os.ReadFile(path)
+	buf := readBuffers.Get().(*[]byte)
+	defer readBuffers.Put(buf)
+	data, err := readFile(path, buf)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, &MissingCassetteError{Path: path, Case: opts.Case, Rerecord: opts.Rerecord, Err: err}
 	}
 	if err != nil {
 		return nil, fmt.Errorf("replaying cassette %s: %w", path, err)
 	}
-	ints, err := opts.Cache.load(name, data)
+	ints, err := opts.Cache.load(name, data) // keeps nothing of data
 	if err != nil {
 		return nil, fmt.Errorf("replaying cassette %s: %w", path, err)
 	}
@@ -151,7 +153,8 @@ type recordedResponse struct {
 // decodeYAML decodes a cassette's YAML (data, read from name+Ext) with
 // go-vcr's own loader.
 func decodeYAML(name string, data []byte) ([]interaction, error) {
-	c, err := cassette.LoadWithFS(name, memFS(data))
+	// A copy: data is a reused buffer, and nothing decoded may point into it.
+	c, err := cassette.LoadWithFS(name, memFS(bytes.Clone(data)))
 	if err != nil {
 		return nil, err
 	}
@@ -183,6 +186,40 @@ func fromCassette(c *cassette.Cassette) []interaction {
 		}
 	}
 	return ints
+}
+
+// readBuffers hold the bytes of files read during a replay (a cassette, a
+// cache entry) only while they are decoded: the decoded strings are
+// copies, so the buffers are reused rather than left to the collector.
+var readBuffers = sync.Pool{New: func() any { return new([]byte) }}
+
+// readFile reads the file name into *buf, growing it as needed, and
+// returns the bytes read; they are valid until *buf is reused.
+func readFile(name string, buf *[]byte) ([]byte, error) {
+	f, err := os.Open(name)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	b := (*buf)[:0]
+	if st, err := f.Stat(); err == nil && int64(cap(b)) < st.Size()+1 {
+		b = make([]byte, 0, st.Size()+512)
+	}
+	for {
+		if len(b) == cap(b) {
+			b = append(b, 0)[:len(b)]
+		}
+		n, err := f.Read(b[len(b):cap(b)])
+		b = b[:len(b)+n]
+		if err == io.EOF {
+			*buf = b
+			return b, nil
+		}
+		if err != nil {
+			*buf = b
+			return nil, err
+		}
+	}
 }
 
 // matchKey is a request line ("POST https://…") and a request body.

@@ -248,9 +248,6 @@ func (r *Replayer) RoundTrip(req *http.Request) (*http.Response, error) {
 		return nil, fmt.Errorf("replaying %s: %s %s after Close", r.path, req.Method, redactURL(req.URL))
 	}
 	line := req.Method + " " + target
-	if first := r.firstVerbatim(line, body); first >= 0 {
-		return r.serve(first, req), nil
-	}
 	live := canonicalLive(body, r.drop)
 	// Bodies are recorded canonical, so the first unused interaction stored
 	// with exactly the live canonical body is the match, found with one
@@ -276,34 +273,6 @@ func (r *Replayer) RoundTrip(req *http.Request) (*http.Response, error) {
 		return r.serve(first, req), nil
 	}
 	return nil, r.miss(req.Method, req.URL, live)
-}
-
-// firstVerbatim finds the match of a live body sent exactly as recorded,
-// without canonicalising it: the first unused interaction stored with
-// these very bytes, when no unused interaction of the same request line
-// comes before it. Equal bytes have equal canonical forms, and with no
-// earlier candidate the canonical search would find the same one. It
-// returns -1 when that does not settle it. The caller holds r.mu.
-func (r *Replayer) firstVerbatim(line string, body []byte) int {
-	first := -1
-	for _, i := range r.exact[matchKey{line, string(body)}] {
-		if !r.used[i] {
-			first = i
-			break
-		}
-	}
-	if first < 0 {
-		return -1
-	}
-	for _, i := range r.groups[line] {
-		if i >= first {
-			break
-		}
-		if !r.used[i] {
-			return -1
-		}
-	}
-	return first
 }
 
 // serve replays interaction i; the caller holds r.mu.

@@ -5,6 +5,10 @@
 // Loading is strict. Every problem in a file — an unknown key, an unknown
 // label, a duplicate id, a missing field, an empty query — is reported with
 // its file:line, all of them at once, and nothing runs until they are fixed.
+//
+// LoadDir holds every case in memory; a Catalog (OpenDir) validates the
+// files one case at a time and streams the cases again when they run, so
+// a run's memory does not grow with the datasets.
 package dataset
 
 import (

@@ -362,6 +362,9 @@ func (s *streamer) run() (*Dataset, []Problem, error) {
 			if err := flush(); err != nil {
 				return nil, nil, err
 			}
+			if s.stopped {
+				return ds, nil, nil // the caller wants no more
+			}
 			start = s.line
 			chunk.Write(l)
 			continue

@@ -292,9 +292,11 @@ func (s *streamer) run() (*Dataset, []Problem, error) {
 	if !isKnownKind(kind) {
 		ds.Kind = ""
 	}
-	var seen map[string]int
+	// The ids seen, by a 128-bit hash (a collision among a file's ids is
+	// beyond any practical chance): a key of 16 bytes, not a string.
+	var seen map[[16]byte]int
 	if s.dups {
-		seen = map[string]int{}
+		seen = map[[16]byte]int{}
 	}
 
 	// The entries.
@@ -316,10 +318,12 @@ func (s *streamer) run() (*Dataset, []Problem, error) {
 		}
 		ds.Count++
 		if seen != nil && c.ID != "" {
-			if line, dup := seen[c.ID]; dup {
+			sum := sha256.Sum256([]byte(c.ID))
+			k := [16]byte(sum[:16])
+			if line, dup := seen[k]; dup {
 				p.add(n, c.ID, fmt.Sprintf("duplicate id (first used at line %d)", line))
 			} else {
-				seen[c.ID] = c.Line
+				seen[k] = c.Line
 			}
 		}
 		if s.stopped {

@@ -172,7 +172,7 @@ func BenchRatio(b *testing.B, s *Set, cache *vcr.Cache) {
 	if err := s.DecodeCached(cache); err != nil {
 		b.Fatal(err)
 	}
-	var d [4]time.Duration
+	var d, cpu [4]time.Duration
 	steps := [4]func() error{
 		s.Decode,
 		func() error { return s.Replay(Writers()) },
@@ -181,11 +181,12 @@ func BenchRatio(b *testing.B, s *Set, cache *vcr.Cache) {
 	}
 	for b.Loop() {
 		for i, step := range steps {
-			t0 := time.Now()
+			t0, c0 := time.Now(), cpuTime()
 			if err := step(); err != nil {
 				b.Fatal(err)
 			}
 			d[i] += time.Since(t0)
+			cpu[i] += cpuTime() - c0
 		}
 	}
 	cases := float64(b.N * len(s.Items))
@@ -198,4 +199,11 @@ func BenchRatio(b *testing.B, s *Set, cache *vcr.Cache) {
 	b.ReportMetric(float64(d[3])/float64(d[2]), "cached-replay/cached-floor")
 	b.ReportMetric(float64(d[2])/float64(d[0]), "cached-floor/yaml-floor")
 	b.ReportMetric(float64(d[3])/float64(d[1]), "cached-replay/replay")
+	// The same from CPU time (every goroutine's, the collector's too).
+	if cpu[0] > 0 && cpu[1] > 0 {
+		b.ReportMetric(per(cpu[1]), "replay-cpu-ns/case")
+		b.ReportMetric(per(cpu[3]), "cached-replay-cpu-ns/case")
+		b.ReportMetric(float64(cpu[1])/float64(cpu[0]), "cpu:replay/yaml-floor")
+		b.ReportMetric(float64(cpu[3])/float64(cpu[1]), "cpu:cached-replay/replay")
+	}
 }

@@ -66,10 +66,12 @@ compare: build
 # performance targets checked. The sets are generated from the simulator
 # once (a few minutes), cached under $TMPDIR/searchbench-synth, and nothing
 # is written into the repository. PROMPTFOO=path/to/promptfoo also times
-# promptfoo on the same machine (see README, Performance).
+# promptfoo on the same machine, BASELINE=dir compares with the replay of
+# an earlier source tree (see README, Performance).
 PROMPTFOO ?=
+BASELINE ?=
 bench:
-	$(GO) run ./cmd/scalebench $(if $(PROMPTFOO),-promptfoo $(PROMPTFOO))
+	$(GO) run ./cmd/scalebench $(if $(PROMPTFOO),-promptfoo $(PROMPTFOO)) $(if $(BASELINE),-baseline $(BASELINE))
 
 # fuzz: a short run of every fuzz target (FUZZTIME each), then a table of
 # the executions each managed. Minimising a new input is capped at

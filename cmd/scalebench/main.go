@@ -238,10 +238,10 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 			return err
 		}
 		warm[n] = w
-		fmt.Fprintf(stdout, "  %6d cases: first run %s wall, %s peak RSS; warm %s wall, %s peak RSS\n", n,
-			cold.wall.Round(time.Millisecond), mib(cold.rss), w.wall.Round(time.Millisecond), mib(w.rss))
+		fmt.Fprintf(stdout, "  %6d cases: first run %s wall (%s CPU), %s peak RSS; warm %s wall (%s CPU), %s peak RSS\n", n,
+			cold.wall.Round(time.Millisecond), cold.cpu.Round(time.Millisecond), mib(cold.rss), w.wall.Round(time.Millisecond), w.cpu.Round(time.Millisecond), mib(w.rss))
 		rows = append(rows, row{fmt.Sprintf("`searchbench run`, %s synthetic cases", thousands(n)),
-			fmt.Sprintf("first %.2f s, %s; warm %.2f s, %s peak RSS", cold.wall.Seconds(), mib(cold.rss), w.wall.Seconds(), mib(w.rss))})
+			fmt.Sprintf("first %.2f s (%.2f s CPU), %s; warm %.2f s (%.2f s CPU), %s peak RSS", cold.wall.Seconds(), cold.cpu.Seconds(), mib(cold.rss), w.wall.Seconds(), w.cpu.Seconds(), mib(w.rss))})
 	}
 	m, err := measure(ctx, o.repeat, env, bin, "run", "--out", filepath.Join(tmp, "out-shipped"), "--runs", "")
 	if err != nil {
@@ -260,9 +260,9 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 			return fmt.Errorf("promptfoo: %w", err)
 		}
 		pfWall, pfWhat = float64(pf.wall), "measured in this run"
-		fmt.Fprintf(stdout, "promptfoo eval, %d cases (3 assertions on a canned answer): %s wall, %s peak RSS\n\n", o.pfN, pf.wall.Round(time.Millisecond), mib(pf.rss))
+		fmt.Fprintf(stdout, "promptfoo eval, %d cases (3 assertions on a canned answer): %s wall (%s CPU), %s peak RSS\n\n", o.pfN, pf.wall.Round(time.Millisecond), pf.cpu.Round(time.Millisecond), mib(pf.rss))
 		rows = append(rows, row{fmt.Sprintf("`promptfoo eval`, %s cases, 3 assertions on a canned answer", thousands(o.pfN)),
-			fmt.Sprintf("%.2f s wall, %s peak RSS", pf.wall.Seconds(), mib(pf.rss))})
+			fmt.Sprintf("%.2f s wall (%.2f s CPU), %s peak RSS", pf.wall.Seconds(), pf.cpu.Seconds(), mib(pf.rss))})
 	}
 
 	fmt.Fprintln(stdout, "| measure | result |")
@@ -398,7 +398,8 @@ func PromptfooConfig(n int) []byte {
 // result is one whole-process measurement.
 type result struct {
 	wall time.Duration
-	rss  int64 // bytes
+	cpu  time.Duration // user and system: steadier than wall on a shared machine
+	rss  int64         // bytes
 }
 
 // measure runs bin with args repeat times and returns the median wall time
@@ -409,7 +410,7 @@ type result struct {
 // The child's own rusage is the fallback: Go starts children with vfork, so
 // a child's ru_maxrss can include this (much larger) process's pages.
 func measure(ctx context.Context, repeat int, env []string, bin string, args ...string) (result, error) {
-	var walls []time.Duration
+	var walls, cpus []time.Duration
 	var rsss []int64
 	timeBin, _ := exec.LookPath("/usr/bin/time")
 	rssFile := filepath.Join(filepath.Dir(bin), "maxrss")
@@ -430,6 +431,7 @@ func measure(ctx context.Context, repeat int, env []string, bin string, args ...
 			return result{}, fmt.Errorf("%s %s: %w\n%s", filepath.Base(bin), strings.Join(args, " "), err, stderr.String())
 		}
 		walls = append(walls, wall)
+		cpus = append(cpus, cmd.ProcessState.UserTime()+cmd.ProcessState.SystemTime()) // includes what time waited for
 		kb := int64(-1)
 		if timeBin != "" {
 			if b, err := os.ReadFile(rssFile); err == nil {
@@ -443,8 +445,9 @@ func measure(ctx context.Context, repeat int, env []string, bin string, args ...
 		}
 	}
 	slices.Sort(walls)
+	slices.Sort(cpus)
 	slices.Sort(rsss)
-	r := result{wall: walls[len(walls)/2]}
+	r := result{wall: walls[len(walls)/2], cpu: cpus[len(cpus)/2]}
 	if len(rsss) > 0 {
 		r.rss = rsss[len(rsss)/2]
 	}

@@ -59,13 +59,19 @@ compare: build
 	@for v in $(VARIANTS); do $(BIN) run --quiet --variant $$v --out "" || exit 1; done
 	$(BIN) compare seed routing-examples
 
-# bench: Go benchmarks of replay+score against the cassette-decode floor
-# (their ratio from the same run), then whole `searchbench run` processes
-# over 1,000 and 10,000 synthetic cases: wall time and peak RSS. The sets
-# are generated from the simulator once (a minute or two), cached under
-# $TMPDIR/searchbench-synth, and nothing is written into the repository.
+# bench: Go benchmarks of replay+score (cassettes decoded from YAML, then
+# through a warm decoded-cassette cache) against the YAML and cached floors
+# (their ratios from the same run), then whole `searchbench run` processes
+# over 1,000 to 50,000 synthetic cases: wall time and peak RSS, and the
+# performance targets checked. The sets are generated from the simulator
+# once (a few minutes), cached under $TMPDIR/searchbench-synth, and nothing
+# is written into the repository. PROMPTFOO=path/to/promptfoo also times
+# promptfoo on the same machine, BASELINE=dir compares with the replay of
+# an earlier source tree (see README, Performance).
+PROMPTFOO ?=
+BASELINE ?=
 bench:
-	$(GO) run ./cmd/scalebench
+	$(GO) run ./cmd/scalebench $(if $(PROMPTFOO),-promptfoo $(PROMPTFOO)) $(if $(BASELINE),-baseline $(BASELINE))
 
 # fuzz: a short run of every fuzz target (FUZZTIME each), then a table of
 # the executions each managed. Minimising a new input is capped at

@@ -32,6 +32,7 @@ import (
 	"time"
 
 	"github.com/searchbench/searchbench/eval/synth"
+	"github.com/searchbench/searchbench/eval/vcr"
 )
 
 func main() {
@@ -51,18 +52,24 @@ type options struct {
 	repeat    int // whole-process runs per size; the median is reported
 	benchtime time.Duration
 	cache     string
+	promptfoo string // a promptfoo executable to measure, or ""
+	pfN       int    // cases of the promptfoo comparison
+	baseline  string // a source tree of the code to compare with, or ""
 }
 
 func parseFlags(args []string, stderr io.Writer) (*options, error) {
 	fs := flag.NewFlagSet("scalebench", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	o := &options{}
-	sizes := fs.String("sizes", "1000,10000", "comma-separated case counts of the whole-process runs")
+	sizes := fs.String("sizes", "1000,5000,10000,50000", "comma-separated case counts of the whole-process runs")
 	fs.IntVar(&o.benchN, "bench-n", 1000, "cases of the set the Go benchmarks replay")
 	fs.Int64Var(&o.seed, "seed", 1, "seed of the synthetic sets")
 	fs.IntVar(&o.repeat, "repeat", 3, "whole-process runs per size (the median is reported)")
 	fs.DurationVar(&o.benchtime, "benchtime", 5*time.Second, "minimum time of each Go benchmark")
 	fs.StringVar(&o.cache, "cache", synth.DefaultRoot(os.Getenv), "folder of cached synthetic sets")
+	fs.StringVar(&o.promptfoo, "promptfoo", "", "promptfoo `executable` to time on the same machine (see README, Performance); empty: use the published figure")
+	fs.IntVar(&o.pfN, "promptfoo-n", 5000, "cases of the promptfoo comparison (also a whole-process size)")
+	fs.StringVar(&o.baseline, "baseline", "", "source `tree` of the code to compare with (e.g. git archive of an earlier commit): its replay+score CPU time per case against the cached one's")
 	if err := fs.Parse(args); err != nil {
 		return nil, err
 	}
@@ -73,14 +80,25 @@ func parseFlags(args []string, stderr io.Writer) (*options, error) {
 		}
 		o.sizes = append(o.sizes, n)
 	}
-	if o.benchN < 1 || o.repeat < 1 {
-		return nil, errors.New("-bench-n and -repeat must be positive")
+	if o.benchN < 1 || o.repeat < 1 || o.pfN < 1 {
+		return nil, errors.New("-bench-n, -repeat and -promptfoo-n must be positive")
+	}
+	if !slices.Contains(o.sizes, o.pfN) {
+		o.sizes = append(o.sizes, o.pfN)
+		slices.Sort(o.sizes)
 	}
 	return o, nil
 }
 
 // row is one line of the final table.
 type row struct{ what, value string }
+
+// Published promptfoo figure (issue 16, this machine, promptfoo 0.120, 3
+// assertions on a canned answer): used when -promptfoo is not given.
+const (
+	publishedPromptfooCases = 5000
+	publishedPromptfooWall  = 34.3 // seconds
+)
 
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	o, err := parseFlags(args, stderr)
@@ -100,14 +118,18 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	}
 	build := time.Since(start)
 
+	// Every searchbench process keeps its decoded-cassette cache under
+	// tmp, never in the user's cache folder.
+	env := append(os.Environ(), vcr.CacheEnv+"="+filepath.Join(tmp, "cassette-cache"))
+
 	// Sets first: generating them is slow the first time only. Each is
-	// replayed once before it is measured: a warm-up, and a check that the
-	// cached cassettes still match the code (they are regenerated if not).
+	// replayed once before it is measured: a check that the cached
+	// cassettes still match the code (they are regenerated if not).
 	dirs := map[int]string{}
-	runArgs := func(n int) []string {
+	runArgs := func(n int, extra ...string) []string {
 		d := dirs[n]
-		return []string{"run", "--quiet", "--datasets", filepath.Join(d, synth.DatasetsDir),
-			"--cassettes", filepath.Join(d, synth.CassettesDir), "--out", filepath.Join(tmp, fmt.Sprintf("out-%d", n))}
+		return append([]string{"run", "--quiet", "--datasets", filepath.Join(d, synth.DatasetsDir),
+			"--cassettes", filepath.Join(d, synth.CassettesDir), "--out", filepath.Join(tmp, fmt.Sprintf("out-%d", n)), "--runs", ""}, extra...)
 	}
 	for _, n := range append([]int{o.benchN}, o.sizes...) {
 		if dirs[n] != "" {
@@ -122,7 +144,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 			}
 			fmt.Fprintf(stderr, "  %s (%s)\n", d, time.Since(start).Round(time.Millisecond))
 			dirs[n] = d
-			_, err = measure(ctx, 1, bin, runArgs(n)...)
+			_, err = measure(ctx, 1, env, bin, runArgs(n, "--no-cache")...)
 			if err == nil {
 				break
 			}
@@ -142,40 +164,86 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
+	goCache := vcr.NewCache(filepath.Join(tmp, "go-cache"), nil)
 	setBenchtime(o.benchtime)
 	fmt.Fprintf(stdout, "Go benchmarks: %d cases (%d cassettes), one goroutine\n", len(set.Items), len(set.Cassettes))
 	replay := testing.Benchmark(func(b *testing.B) { synth.BenchReplayScore(b, set) })
 	printBench(stdout, "BenchmarkReplayScore", replay)
+	cached := testing.Benchmark(func(b *testing.B) { synth.BenchCachedReplayScore(b, set, goCache) })
+	printBench(stdout, "BenchmarkCachedReplayScore", cached)
 	floor := testing.Benchmark(func(b *testing.B) { synth.BenchDecodeFloor(b, set) })
 	printBench(stdout, "BenchmarkDecodeFloor", floor)
-	ratio := testing.Benchmark(func(b *testing.B) { synth.BenchRatio(b, set) })
+	cfloor := testing.Benchmark(func(b *testing.B) { synth.BenchCachedFloor(b, set, goCache) })
+	printBench(stdout, "BenchmarkCachedFloor", cfloor)
+	ratio := testing.Benchmark(func(b *testing.B) { synth.BenchRatio(b, set, goCache) })
 	printBench(stdout, "BenchmarkRatio", ratio)
-	if replay.N == 0 || floor.N == 0 || ratio.N == 0 {
-		return errors.New("a Go benchmark failed (see above)")
+	for _, r := range []testing.BenchmarkResult{replay, cached, floor, cfloor, ratio} {
+		if r.N == 0 {
+			return errors.New("a Go benchmark failed (see above)")
+		}
 	}
-	r := ratio.Extra["replay/floor"]
-	fmt.Fprintf(stdout, "replay+score / floor = %.2f× (alternating runs); %.2f× (separate benchmarks)\n\n",
-		r, replay.Extra["ns/case"]/floor.Extra["ns/case"])
+	x := ratio.Extra
+	fmt.Fprintf(stdout, "alternating runs: replay+score %s/case, YAML floor %s/case, cached replay+score %s/case, cached floor %s/case\n",
+		micros(x["replay-ns/case"]), micros(x["yaml-floor-ns/case"]), micros(x["cached-replay-ns/case"]), micros(x["cached-floor-ns/case"]))
+	fmt.Fprintf(stdout, "  replay/YAML floor %.2f×, cached replay/cached floor %.2f×, cached floor/YAML floor %.2f×, cached replay/replay %.2f×\n\n",
+		x["replay/yaml-floor"], x["cached-replay/cached-floor"], x["cached-floor/yaml-floor"], x["cached-replay/replay"])
 	rows = append(rows,
-		row{fmt.Sprintf("replay + score, Go benchmark (%s cases, 1 goroutine)", thousands(len(set.Items))),
-			fmt.Sprintf("%s/case, %.0f allocs/case", micros(replay.Extra["ns/case"]), replay.Extra["allocs/case"])},
-		row{"decode floor: `cassette.Load` of the same cassettes, nothing else",
-			fmt.Sprintf("%s/case, %.0f allocs/case", micros(floor.Extra["ns/case"]), floor.Extra["allocs/case"])},
-		row{"replay + score / floor (alternating runs)", fmt.Sprintf("**%.2f×**", r)},
+		row{fmt.Sprintf("replay + score, YAML decoded (%s cases, 1 goroutine)", thousands(len(set.Items))),
+			fmt.Sprintf("%s/case, %.0f allocs/case", micros(x["replay-ns/case"]), replay.Extra["allocs/case"])},
+		row{"YAML floor: `cassette.Load` of the same cassettes, nothing else",
+			fmt.Sprintf("%s/case, %.0f allocs/case", micros(x["yaml-floor-ns/case"]), floor.Extra["allocs/case"])},
+		row{"replay + score, warm decoded-cassette cache",
+			fmt.Sprintf("%s/case, %.0f allocs/case", micros(x["cached-replay-ns/case"]), cached.Extra["allocs/case"])},
+		row{"cached floor: read and hash the YAML, read and check the entry",
+			fmt.Sprintf("%s/case, %.0f allocs/case", micros(x["cached-floor-ns/case"]), cfloor.Extra["allocs/case"])},
+		row{"replay + score / YAML floor", fmt.Sprintf("%.2f×", x["replay/yaml-floor"])},
+		row{"cached replay + score / cached floor", fmt.Sprintf("%.2f×", x["cached-replay/cached-floor"])},
+		row{"cached floor / YAML floor", fmt.Sprintf("%.2f×", x["cached-floor/yaml-floor"])},
+		row{"**cached replay + score / YAML replay + score**", fmt.Sprintf("**%.2f×**", x["cached-replay/replay"])},
 	)
 
-	// Whole processes.
-	fmt.Fprintf(stdout, "Whole processes (searchbench run, default --parallel = %d), median of %d\n", runtime.GOMAXPROCS(0), o.repeat)
+	// Today's code, when given: CPU time per case of its replay+score
+	// against the cached replay+score, alternately.
+	var baseRatio float64
+	if o.baseline != "" {
+		base, cached, err := compareBaseline(ctx, o.baseline, tmp, stderr)
+		if err != nil {
+			return fmt.Errorf("-baseline: %w", err)
+		}
+		baseRatio = cached / base
+		fmt.Fprintf(stdout, "CPU time per case (differential, median of 3 alternating): baseline replay+score %s, cached replay+score %s: %.2f×\n\n",
+			micros(base*1e9), micros(cached*1e9), baseRatio)
+		rows = append(rows,
+			row{"baseline code: replay + score, CPU time", fmt.Sprintf("%s/case", micros(base*1e9))},
+			row{"**cached replay + score / baseline replay + score, CPU time**", fmt.Sprintf("**%.2f×**", baseRatio)})
+	}
+
+	// Whole processes: a first run, which decodes the YAML and fills an
+	// empty cache, then warm runs.
+	fmt.Fprintf(stdout, "Whole processes (searchbench run, default --parallel = %d); warm: median of %d\n", runtime.GOMAXPROCS(0), o.repeat)
+	warm := map[int]result{}
 	for _, n := range o.sizes {
-		m, err := measure(ctx, o.repeat, bin, runArgs(n)...)
+		// A cache of its own per size, so the first run starts empty.
+		sizeCache := filepath.Join(tmp, fmt.Sprintf("cassette-cache-%d", n))
+		sizeEnv := append(os.Environ(), vcr.CacheEnv+"="+sizeCache)
+		cold, err := measure(ctx, 1, sizeEnv, bin, runArgs(n)...)
 		if err != nil {
 			return fmt.Errorf("%d cases: %w", n, err)
 		}
-		fmt.Fprintf(stdout, "  %6d cases: %s wall, %s peak RSS\n", n, m.wall.Round(time.Millisecond), mib(m.rss))
+		w, err := measure(ctx, o.repeat, sizeEnv, bin, runArgs(n)...)
+		if err != nil {
+			return fmt.Errorf("%d cases: %w", n, err)
+		}
+		if err := os.RemoveAll(sizeCache); err != nil {
+			return err
+		}
+		warm[n] = w
+		fmt.Fprintf(stdout, "  %6d cases: first run %s wall (%s CPU), %s peak RSS; warm %s wall (%s CPU), %s peak RSS\n", n,
+			cold.wall.Round(time.Millisecond), cold.cpu.Round(time.Millisecond), mib(cold.rss), w.wall.Round(time.Millisecond), w.cpu.Round(time.Millisecond), mib(w.rss))
 		rows = append(rows, row{fmt.Sprintf("`searchbench run`, %s synthetic cases", thousands(n)),
-			fmt.Sprintf("%.2f s wall, %s peak RSS", m.wall.Seconds(), mib(m.rss))})
+			fmt.Sprintf("first %.2f s (%.2f s CPU), %s; warm %.2f s (%.2f s CPU), %s peak RSS", cold.wall.Seconds(), cold.cpu.Seconds(), mib(cold.rss), w.wall.Seconds(), w.cpu.Seconds(), mib(w.rss))})
 	}
-	m, err := measure(ctx, o.repeat, bin, "run", "--out", filepath.Join(tmp, "out-shipped"))
+	m, err := measure(ctx, o.repeat, env, bin, "run", "--out", filepath.Join(tmp, "out-shipped"), "--runs", "")
 	if err != nil {
 		return fmt.Errorf("shipped datasets: %w", err)
 	}
@@ -184,19 +252,154 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	rows = append(rows, row{"`make run`: the shipped datasets, tables printed",
 		fmt.Sprintf("%.2f s wall (+ %.2f s cached `go build`), %s peak RSS", m.wall.Seconds(), build.Seconds(), mib(m.rss))})
 
+	// promptfoo, on the same machine when given, else its published figure.
+	pfWall, pfWhat := publishedPromptfooWall*float64(time.Second)/publishedPromptfooCases*float64(o.pfN), "published figure (issue 16, promptfoo 0.120)"
+	if o.promptfoo != "" {
+		pf, err := measurePromptfoo(ctx, o.promptfoo, o.pfN, tmp)
+		if err != nil {
+			return fmt.Errorf("promptfoo: %w", err)
+		}
+		pfWall, pfWhat = float64(pf.wall), "measured in this run"
+		fmt.Fprintf(stdout, "promptfoo eval, %d cases (3 assertions on a canned answer): %s wall (%s CPU), %s peak RSS\n\n", o.pfN, pf.wall.Round(time.Millisecond), pf.cpu.Round(time.Millisecond), mib(pf.rss))
+		rows = append(rows, row{fmt.Sprintf("`promptfoo eval`, %s cases, 3 assertions on a canned answer", thousands(o.pfN)),
+			fmt.Sprintf("%.2f s wall (%.2f s CPU), %s peak RSS", pf.wall.Seconds(), pf.cpu.Seconds(), mib(pf.rss))})
+	}
+
 	fmt.Fprintln(stdout, "| measure | result |")
 	fmt.Fprintln(stdout, "|---|---|")
 	for _, r := range rows {
 		fmt.Fprintf(stdout, "| %s | %s |\n", r.what, r.value)
 	}
-	fmt.Fprintf(stdout, "\nMachine: %s\n", machine())
+	fmt.Fprintf(stdout, "\nMachine: %s\n\n", machine())
+
+	// The targets, each with the figures of this run.
+	fmt.Fprintln(stdout, "| target | this run | met |")
+	fmt.Fprintln(stdout, "|---|---|---|")
+	target := func(what, got string, ok bool) {
+		fmt.Fprintf(stdout, "| %s | %s | %s |\n", what, got, map[bool]string{true: "yes", false: "**no**"}[ok])
+	}
+	small, large := o.sizes[0], o.sizes[len(o.sizes)-1]
+	limit := int64(1.2*float64(warm[small].rss)) + 20<<20
+	target(fmt.Sprintf("peak RSS at %s ≤ 1.2 × peak RSS at %s + 20 MiB", thousands(large), thousands(small)),
+		fmt.Sprintf("%s ≤ %s", mib(warm[large].rss), mib(limit)), warm[large].rss > 0 && warm[large].rss <= limit)
+	target("warm cached replay + score ≤ 0.5 × YAML replay + score (alternating runs)",
+		fmt.Sprintf("%.2f× wall, %.2f× CPU", x["cached-replay/replay"], x["cpu:cached-replay/replay"]), x["cached-replay/replay"] <= 0.5)
+	if baseRatio > 0 {
+		target("warm cached replay + score ≤ 0.5 × the baseline code's replay + score (CPU time)",
+			fmt.Sprintf("%.2f×", baseRatio), baseRatio <= 0.5)
+	}
+	if w, ok := warm[10000]; ok {
+		target("10,000 cases under 3 s wall (warm)", fmt.Sprintf("%.2f s", w.wall.Seconds()), w.wall < 3*time.Second)
+	}
+	sb := warm[o.pfN]
+	r := pfWall / float64(sb.wall)
+	target(fmt.Sprintf("≥ 25× promptfoo's wall per case at %s cases", thousands(o.pfN)),
+		fmt.Sprintf("%.1f× (searchbench %.2f s; promptfoo %.1f s, %s)", r, sb.wall.Seconds(), pfWall/1e9, pfWhat), r >= 25)
 	return nil
+}
+
+// compareBaseline builds the synthetic benchmarks of the baseline tree and
+// of this one, and measures, alternately three times each, the CPU time
+// per case of the baseline's BenchmarkReplayScore and of this tree's
+// BenchmarkCachedReplayScore. Each figure is differential: testing runs a
+// benchmark once with N=1, then (for -benchtime Nx, N>1) again with N, so
+// 11x costs two set-ups and 12 iterations, 2x two set-ups and 3: their
+// difference over 9 is one iteration, without loading the set or warming
+// the cache. CPU time (user and system, /usr/bin/time) holds on
+// a shared machine where wall time does not.
+func compareBaseline(ctx context.Context, dir, tmp string, stderr io.Writer) (base, cached float64, err error) {
+	bins := map[string]string{}
+	for name, src := range map[string]string{"base": dir, "new": "."} {
+		bin := filepath.Join(tmp, name+".test")
+		cmd := exec.CommandContext(ctx, "go", "test", "-c", "-o", bin, "./eval/synth")
+		cmd.Dir = src
+		if out, err := cmd.CombinedOutput(); err != nil {
+			return 0, 0, fmt.Errorf("go test -c ./eval/synth in %s: %w\n%s", src, err, out)
+		}
+		bins[name] = bin
+	}
+	perIter := func(bin, bench string) (float64, error) {
+		var cpu [2]float64
+		for i, n := range []string{"2x", "11x"} {
+			out := filepath.Join(tmp, "cpu.txt")
+			cmd := exec.CommandContext(ctx, "/usr/bin/time", "-f", "%U %S", "-o", out, bin,
+				"-test.run", "^$", "-test.bench", "^"+bench+"$", "-test.benchtime", n)
+			cmd.Env = append(os.Environ(), "SEARCHBENCH_BENCH_N=1000")
+			if b, err := cmd.CombinedOutput(); err != nil {
+				return 0, fmt.Errorf("%s %s: %w\n%s", filepath.Base(bin), bench, err, b)
+			}
+			b, err := os.ReadFile(out)
+			if err != nil {
+				return 0, err
+			}
+			var u, s float64
+			if _, err := fmt.Sscan(string(b), &u, &s); err != nil {
+				return 0, fmt.Errorf("/usr/bin/time output %q: %w", b, err)
+			}
+			cpu[i] = u + s
+		}
+		return (cpu[1] - cpu[0]) / 9 / 1000, nil // the benchmark set has 1,000 cases
+	}
+	var bs, cs []float64
+	for range 3 {
+		fmt.Fprintln(stderr, "baseline comparison: CPU time of 11x and 2x, each side...")
+		b, err := perIter(bins["base"], "BenchmarkReplayScore")
+		if err != nil {
+			return 0, 0, err
+		}
+		c, err := perIter(bins["new"], "BenchmarkCachedReplayScore")
+		if err != nil {
+			return 0, 0, err
+		}
+		bs, cs = append(bs, b), append(cs, c)
+	}
+	slices.Sort(bs)
+	slices.Sort(cs)
+	return bs[1], cs[1], nil
+}
+
+// measurePromptfoo times `promptfoo eval` over n test cases that each check
+// three assertions against a canned answer (the echo provider), with its
+// cache, table, sharing and telemetry off: the same harness README's
+// Performance section gives for reproducing it by hand.
+func measurePromptfoo(ctx context.Context, exe string, n int, tmp string) (result, error) {
+	dir := filepath.Join(tmp, "promptfoo")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return result{}, err
+	}
+	cfg := filepath.Join(dir, "promptfooconfig.yaml")
+	if err := os.WriteFile(cfg, PromptfooConfig(n), 0o644); err != nil {
+		return result{}, err
+	}
+	env := append(os.Environ(),
+		"PROMPTFOO_DISABLE_TELEMETRY=1", "PROMPTFOO_DISABLE_UPDATE=1", "PROMPTFOO_CONFIG_DIR="+filepath.Join(dir, "home"))
+	return measure(ctx, 1, env, exe, "eval", "-c", cfg, "--no-cache", "--no-table", "--no-progress-bar", "--no-write", "--no-share", "-j", strconv.Itoa(runtime.GOMAXPROCS(0)))
+}
+
+// PromptfooConfig is the promptfoo configuration of the comparison: n
+// tests of one prompt answered by the echo provider (a canned answer, no
+// model), each with three assertions.
+func PromptfooConfig(n int) []byte {
+	var b strings.Builder
+	b.WriteString("description: searchbench comparison, canned answers\n")
+	b.WriteString("prompts:\n  - \"Answer: {{answer}}\"\n")
+	b.WriteString("providers:\n  - echo\n")
+	b.WriteString("tests:\n")
+	for i := range n {
+		fmt.Fprintf(&b, "  - vars: {answer: \"Paris is the capital of France (case %d).\"}\n", i)
+		b.WriteString("    assert:\n")
+		b.WriteString("      - {type: contains, value: Paris}\n")
+		b.WriteString("      - {type: not-contains, value: London}\n")
+		b.WriteString("      - {type: regex, value: \"capital of [A-Z][a-z]+\"}\n")
+	}
+	return []byte(b.String())
 }
 
 // result is one whole-process measurement.
 type result struct {
 	wall time.Duration
-	rss  int64 // bytes
+	cpu  time.Duration // user and system: steadier than wall on a shared machine
+	rss  int64         // bytes
 }
 
 // measure runs bin with args repeat times and returns the median wall time
@@ -206,8 +409,8 @@ type result struct {
 // Peak RSS comes from GNU time (/usr/bin/time -f %M) when it is installed.
 // The child's own rusage is the fallback: Go starts children with vfork, so
 // a child's ru_maxrss can include this (much larger) process's pages.
-func measure(ctx context.Context, repeat int, bin string, args ...string) (result, error) {
-	var walls []time.Duration
+func measure(ctx context.Context, repeat int, env []string, bin string, args ...string) (result, error) {
+	var walls, cpus []time.Duration
 	var rsss []int64
 	timeBin, _ := exec.LookPath("/usr/bin/time")
 	rssFile := filepath.Join(filepath.Dir(bin), "maxrss")
@@ -217,6 +420,7 @@ func measure(ctx context.Context, repeat int, bin string, args ...string) (resul
 			name, argv = timeBin, append([]string{"-f", "%M", "-o", rssFile, bin}, args...)
 		}
 		cmd := exec.CommandContext(ctx, name, argv...)
+		cmd.Env = env
 		var stderr strings.Builder
 		cmd.Stdout = io.Discard
 		cmd.Stderr = &stderr
@@ -227,6 +431,7 @@ func measure(ctx context.Context, repeat int, bin string, args ...string) (resul
 			return result{}, fmt.Errorf("%s %s: %w\n%s", filepath.Base(bin), strings.Join(args, " "), err, stderr.String())
 		}
 		walls = append(walls, wall)
+		cpus = append(cpus, cmd.ProcessState.UserTime()+cmd.ProcessState.SystemTime()) // includes what time waited for
 		kb := int64(-1)
 		if timeBin != "" {
 			if b, err := os.ReadFile(rssFile); err == nil {
@@ -240,8 +445,9 @@ func measure(ctx context.Context, repeat int, bin string, args ...string) (resul
 		}
 	}
 	slices.Sort(walls)
+	slices.Sort(cpus)
 	slices.Sort(rsss)
-	r := result{wall: walls[len(walls)/2]}
+	r := result{wall: walls[len(walls)/2], cpu: cpus[len(cpus)/2]}
 	if len(rsss) > 0 {
 		r.rss = rsss[len(rsss)/2]
 	}

@@ -5,6 +5,10 @@
 // Loading is strict. Every problem in a file — an unknown key, an unknown
 // label, a duplicate id, a missing field, an empty query — is reported with
 // its file:line, all of them at once, and nothing runs until they are fixed.
+//
+// LoadDir holds every case in memory; a Catalog (OpenDir) validates the
+// files one case at a time and streams the cases again when they run, so
+// a run's memory does not grow with the datasets.
 package dataset
 
 import (
@@ -45,7 +49,12 @@ type Dataset struct {
 	Name  string // file name without extension, e.g. "routing"; cassettes live under it
 	Path  string
 	Kind  string
-	Cases []*Case
+	Cases []*Case // nil in a Catalog, which streams them
+
+	// Count is the number of cases, and SHA256 the file's hash (hex); set
+	// by OpenFiles and OpenDir.
+	Count  int
+	SHA256 string
 }
 
 // Case is one labelled example. Which fields are set depends on Kind.

@@ -77,13 +77,8 @@ func Parse(path string, data []byte) (*Dataset, error) {
 	if doc.Kind != yaml.DocumentNode || len(doc.Content) == 0 {
 		return nil, newError([]Problem{{File: path, Msg: "empty file"}})
 	}
-	ds := &Dataset{Path: path, Name: strings.TrimSuffix(filepath.Base(path), filepath.Ext(path))}
-	root := doc.Content[0]
-	fields := p.mapping(root, "", "dataset", []string{"kind", "description", "cases"}, []string{"kind", "cases"})
-	if n := fields["kind"]; n != nil {
-		ds.Kind = p.enum(n, "", "kind", Kinds)
-	}
-	if n := fields["cases"]; n != nil {
+	ds := &Dataset{Path: path, Name: nameOf(path)}
+	if n := p.header(doc.Content[0], ds); n != nil {
 		if n.Kind != yaml.SequenceNode {
 			p.add(n, "", "cases must be a list")
 		} else {
@@ -111,6 +106,21 @@ func Parse(path string, data []byte) (*Dataset, error) {
 		return ds, newError(p.problems)
 	}
 	return ds, nil
+}
+
+// nameOf is a dataset's name: its file's base name without extension.
+func nameOf(path string) string {
+	return strings.TrimSuffix(filepath.Base(path), filepath.Ext(path))
+}
+
+// header checks a file's root mapping, sets ds.Kind and returns the cases
+// node (nil when missing).
+func (p *parser) header(root *yaml.Node, ds *Dataset) *yaml.Node {
+	fields := p.mapping(root, "", "dataset", []string{"kind", "description", "cases"}, []string{"kind", "cases"})
+	if n := fields["kind"]; n != nil {
+		ds.Kind = p.enum(n, "", "kind", Kinds)
+	}
+	return fields["cases"]
 }
 
 func (p *parser) parseCase(ds *Dataset, n *yaml.Node) *Case {

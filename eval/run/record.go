@@ -110,7 +110,7 @@ func Record(ctx context.Context, items []Item, opts RecordOptions) error {
 	}
 	var errs []error
 	recorded := 0
-	err = ordered(ctx, traffic, n, func(ctx context.Context, it Item) result {
+	err = ordered(ctx, Slice(traffic).All(), n, func(ctx context.Context, it Item) result {
 		e, err := opts.recordOne(ctx, shelf, it.Case)
 		return result{it.Case.Key(), e, err}
 	}, func(r result) error {

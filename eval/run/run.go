@@ -72,6 +72,9 @@ type Options struct {
 	Rerecord func(c *dataset.Case, chk Check) string
 	// Done, if set, is called after each case is written (progress bars).
 	Done func(rec *report.CaseRecord)
+	// Cache, if set, is the decoded-cassette cache replays read (nil: every
+	// cassette is decoded from its YAML). Reports are the same either way.
+	Cache *vcr.Cache
 
 	manifest *Manifest // the shelf's recorded.json, read by Replay
 	shelf    Shelf     // resolved by Replay before any case runs
@@ -89,27 +92,21 @@ const replayKey = "replay-placeholder-key"
 //
 // Replay fills in meta's variant, hash, mode and backend from the options
 // and the shelf's recorded.json.
-func Replay(ctx context.Context, items []Item, opts Options, meta report.Meta, w report.Writer) (report.Summary, error) {
+func Replay(ctx context.Context, items Items, opts Options, meta report.Meta, w report.Writer) (report.Summary, error) {
 	opts.defaults()
 	agg := report.NewAggregate(opts.Scorers)
 	shelf := opts.Shelf()
-	m, err := shelf.LoadManifest()
+	m, recorded, err := prepare(items, shelf)
 	if err != nil {
 		return report.Summary{}, err
 	}
 	opts.manifest, opts.shelf = m, shelf
-	var entries []Entry
-	for _, it := range items {
-		if e, ok := m.Cases[it.Case.Key()]; ok && NeedsTraffic(it.Case) {
-			entries = append(entries, e)
-		}
-	}
 	meta.Variant, meta.VariantHash, meta.Mode = opts.Variant.Name, opts.Variant.Hash, opts.Mode
-	meta.Backend, meta.SimPolicies = backendOf(entries)
+	meta.Backend, meta.SimPolicies = recorded.result()
 	if err := w.Begin(meta); err != nil {
 		return report.Summary{}, err
 	}
-	err = ordered(ctx, items, opts.parallel(), func(ctx context.Context, it Item) *report.CaseRecord {
+	err = ordered(ctx, items.All(), opts.parallel(), func(ctx context.Context, it Item) *report.CaseRecord {
 		return opts.replayOne(ctx, it)
 	}, func(rec *report.CaseRecord) error {
 		agg.Add(rec)
@@ -187,7 +184,7 @@ func (o *Options) replayTraffic(ctx context.Context, in *score.Input) (*trace.Se
 	c := in.Case
 	shelf := o.shelf
 	path := shelf.Path(c)
-	ropts := vcr.ReplayOptions{Case: c.Key(), Clock: vcr.NewClock()}
+	ropts := vcr.ReplayOptions{Case: c.Key(), Clock: vcr.NewClock(), Cache: o.Cache}
 	chk := Check{Status: StatusCurrent}
 	if o.manifest != nil {
 		chk = o.manifest.Check(shelf, o.Variant, c)

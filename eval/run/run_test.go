@@ -64,7 +64,7 @@ func replay(t *testing.T, dir string, items []Item, parallel int) ([]byte, repor
 		t.Fatal(err)
 	}
 	var buf bytes.Buffer
-	sum, err := Replay(context.Background(), items, Options{
+	sum, err := Replay(context.Background(), Slice(items), Options{
 		Variant: shippedVariant(t, "seed"), Cassettes: dir, Parallel: parallel, Scorers: score.All(), Parser: p,
 		Rerecord: func(c *dataset.Case, _ Check) string { return "searchbench record --filter id:" + c.ID },
 	}, report.Meta{Tool: "searchbench", Variant: "seed"}, report.NewJSON(&buf))
@@ -241,7 +241,7 @@ func TestShippedCassettesReplayInEveryMode(t *testing.T) {
 	for _, variant := range []string{"seed", "routing-examples"} {
 		for _, mode := range prompts.Modes {
 			var buf bytes.Buffer
-			sum, err := Replay(context.Background(), items, Options{
+			sum, err := Replay(context.Background(), Slice(items), Options{
 				Variant: shippedVariant(t, variant), Mode: mode, Cassettes: "../../cassettes", Scorers: score.All(), Parser: p,
 			}, report.Meta{SchemaVersion: report.SchemaVersion, Tool: "searchbench"}, report.NewJSON(&buf))
 			if err != nil {

@@ -1,15 +1,18 @@
 package run
 
 import (
+	"bufio"
 	"bytes"
+	"crypto/sha256"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
-	"sort"
 	"strings"
 
 	"github.com/searchbench/searchbench/eval/dataset"
@@ -61,7 +64,34 @@ func (s Shelf) ManifestPath() string { return filepath.Join(s.Dir(), ManifestNam
 type Manifest struct {
 	Variant string           `json:"variant"`
 	Mode    string           `json:"mode"`
-	Cases   map[string]Entry `json:"cases"` // by case key, dataset/id
+	Cases   map[string]Entry `json:"cases"` // by case key, dataset/id; nil when compact
+
+	// A compact manifest (LoadManifestCompact) is read-only: it keeps each
+	// distinct entry once, indexed by a hash of the case key.
+	index   map[keySum]uint32
+	entries []Entry
+}
+
+// keySum is a case key's sha256, shortened: 128 bits make a collision
+// among a shelf's keys beyond any practical chance.
+type keySum [16]byte
+
+func sumKey(key string) keySum {
+	s := sha256.Sum256([]byte(key))
+	return keySum(s[:16])
+}
+
+// Entry returns the entry of the case key, as m.Cases[key] would.
+func (m *Manifest) Entry(key string) (Entry, bool) {
+	if m.index == nil {
+		e, ok := m.Cases[key]
+		return e, ok
+	}
+	i, ok := m.index[sumKey(key)]
+	if !ok {
+		return Entry{}, false
+	}
+	return m.entries[i], true
 }
 
 // Entry is how one cassette was recorded.
@@ -76,27 +106,152 @@ type Entry struct {
 }
 
 // LoadManifest reads the shelf's manifest; a shelf without one has an
-// empty manifest.
-func (s Shelf) LoadManifest() (*Manifest, error) {
+// empty manifest. The file is decoded as a stream, and identical entries
+// (most cases of a shelf were recorded alike) share one copy, so a large
+// shelf's manifest stays small in memory.
+func (s Shelf) LoadManifest() (*Manifest, error) { return s.loadManifest(false) }
+
+// LoadManifestCompact reads the shelf's manifest for lookups only (Entry,
+// Check): Cases is nil and the case keys are not kept, so a run over a
+// large shelf holds a few bytes per case. It cannot be saved.
+func (s Shelf) LoadManifestCompact() (*Manifest, error) { return s.loadManifest(true) }
+
+func (s Shelf) loadManifest(compact bool) (*Manifest, error) {
 	m := &Manifest{Variant: s.Variant, Mode: s.Mode, Cases: map[string]Entry{}}
-	b, err := os.ReadFile(s.ManifestPath())
+	if compact {
+		m.index = map[keySum]uint32{}
+	}
+	f, err := os.Open(s.ManifestPath())
 	if errors.Is(err, fs.ErrNotExist) {
 		return m, nil
 	}
 	if err != nil {
 		return nil, err
 	}
-	if err := json.Unmarshal(b, m); err != nil {
+	defer f.Close()
+	if err := decodeManifest(bufio.NewReaderSize(f, 64<<10), m); err != nil {
 		return nil, fmt.Errorf("%s: %v (delete it and re-record the shelf)", s.ManifestPath(), err)
 	}
-	if m.Cases == nil {
+	if m.Cases == nil && m.index == nil {
 		m.Cases = map[string]Entry{}
 	}
 	return m, nil
 }
 
+// decodeManifest decodes recorded.json into m as json.Unmarshal would, one
+// entry at a time, interning identical entries.
+func decodeManifest(r io.Reader, m *Manifest) error {
+	dec := json.NewDecoder(r)
+	if err := delim(dec, '{'); err != nil {
+		return err
+	}
+	for dec.More() {
+		tok, err := dec.Token()
+		if err != nil {
+			return err
+		}
+		key, _ := tok.(string)
+		switch {
+		case strings.EqualFold(key, "variant"):
+			err = dec.Decode(&m.Variant)
+		case strings.EqualFold(key, "mode"):
+			err = dec.Decode(&m.Mode)
+		case strings.EqualFold(key, "cases"):
+			err = decodeEntries(dec, m)
+		default:
+			var skip json.RawMessage
+			err = dec.Decode(&skip)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	if err := delim(dec, '}'); err != nil {
+		return err
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		return errors.New("invalid character after top-level value")
+	}
+	return nil
+}
+
+func decodeEntries(dec *json.Decoder, m *Manifest) error {
+	tok, err := dec.Token()
+	if err != nil {
+		return err
+	}
+	if tok == nil {
+		m.Cases = nil
+		return nil
+	}
+	if d, ok := tok.(json.Delim); !ok || d != '{' {
+		return fmt.Errorf("cases: want an object, got %v", tok)
+	}
+	if m.Cases == nil {
+		m.Cases = map[string]Entry{}
+	}
+	seen := map[string]int{} // distinct entries, by content, in m.entries
+	var key strings.Builder
+	for dec.More() {
+		tok, err := dec.Token()
+		if err != nil {
+			return err
+		}
+		k, _ := tok.(string)
+		var e Entry // a repeated key replaces the value, as json.Unmarshal does
+		if err := dec.Decode(&e); err != nil {
+			return err
+		}
+		key.Reset()
+		key.WriteString(e.Backend + "\x00" + e.Policy + "\x00" + e.VariantHash)
+		if e.Files == nil {
+			key.WriteString("\x00nil")
+		}
+		for _, f := range slices.Sorted(maps.Keys(e.Files)) {
+			key.WriteString("\x00" + f + "=" + e.Files[f])
+		}
+		if m.index != nil {
+			i, ok := seen[key.String()]
+			if !ok {
+				i = len(m.entries)
+				m.entries = append(m.entries, e)
+				seen[key.String()] = i
+			}
+			m.index[sumKey(k)] = uint32(i)
+			continue
+		}
+		if i, ok := seen[key.String()]; ok {
+			e = m.entries[i]
+		} else {
+			seen[key.String()] = len(m.entries)
+			m.entries = append(m.entries, e)
+		}
+		m.Cases[k] = e
+	}
+	if m.index == nil {
+		m.entries = nil
+	} else {
+		m.Cases = nil
+	}
+	return delim(dec, '}')
+}
+
+func delim(dec *json.Decoder, want json.Delim) error {
+	tok, err := dec.Token()
+	if err != nil {
+		return err
+	}
+	if d, ok := tok.(json.Delim); !ok || d != want {
+		return fmt.Errorf("want %q, got %v", want, tok)
+	}
+	return nil
+}
+
 // Save writes the manifest atomically, keys sorted.
 func (s Shelf) Save(m *Manifest) error {
+	if m.index != nil {
+		return errors.New("a compact manifest cannot be saved")
+	}
 	if err := os.MkdirAll(s.Dir(), 0o755); err != nil {
 		return err
 	}
@@ -127,7 +282,7 @@ type Check struct {
 
 // Check compares the cassette of c with v.
 func (m *Manifest) Check(s Shelf, v *prompts.Variant, c *dataset.Case) Check {
-	e, listed := m.Cases[c.Key()]
+	e, listed := m.Entry(c.Key())
 	if _, err := os.Stat(s.Path(c)); err != nil {
 		return Check{Status: StatusMissing, Entry: e}
 	}
@@ -226,21 +381,4 @@ func joinAnd(xs []string) string {
 		return xs[0]
 	}
 	return strings.Join(xs[:len(xs)-1], ", ") + " and " + xs[len(xs)-1]
-}
-
-// backendOf summarises the backends of the entries: "sim", "live" or
-// "live+sim", and the simulator policies, sorted.
-func backendOf(entries []Entry) (string, []string) {
-	var backends, policies []string
-	for _, e := range entries {
-		if e.Backend != "" && !slices.Contains(backends, e.Backend) {
-			backends = append(backends, e.Backend)
-		}
-		if e.Policy != "" && !slices.Contains(policies, e.Policy) {
-			policies = append(policies, e.Policy)
-		}
-	}
-	sort.Strings(backends)
-	sort.Strings(policies)
-	return strings.Join(backends, "+"), policies
 }

@@ -157,6 +157,8 @@ type grounded struct {
 	// missing are the sources whose URL no search of the turn returned.
 	missing []answer.Source
 
+	norm map[string]string // normText of the texts compared, memoised
+
 	bullets               []bulletGrounding
 	tokens, supported     int
 	independent           int
@@ -457,9 +459,12 @@ func isInitial(w string) bool { return utf8.RuneCountInString(w) == 1 }
 // dashes, whitespace runs.
 func normText(s string) string {
 	s = norm.NFKC.String(s)
-	s = strings.NewReplacer("’", "'", "‘", "'", "“", `"`, "”", `"`, "–", "-", "—", "-", "\u00a0", " ").Replace(s)
+	s = typographic.Replace(s)
 	return strings.Join(strings.Fields(strings.ToLower(s)), " ")
 }
+
+// typographic folds typographic quotes, dashes and no-break spaces.
+var typographic = strings.NewReplacer("’", "'", "‘", "'", "“", `"`, "”", `"`, "–", "-", "—", "-", "\u00a0", " ")
 
 // normTitle is normText without punctuation, so "Title | Site" and
 // "Title - Site" compare on their words.
@@ -471,7 +476,11 @@ func normTitle(s string) string {
 // contains reports whether token t occurs in text (both folded by
 // normText). Numbers and years must stand alone: "2019" is not in "20190".
 func contains(text string, t claimToken) bool {
-	hay, needle := normText(text), normText(t.Text)
+	return containsNorm(normText(text), normText(t.Text), t.Kind)
+}
+
+// containsNorm is contains on texts already folded by normText.
+func containsNorm(hay, needle, kind string) bool {
 	for i := 0; ; {
 		j := strings.Index(hay[i:], needle)
 		if j < 0 {
@@ -479,7 +488,7 @@ func contains(text string, t claimToken) bool {
 		}
 		j += i
 		end := j + len(needle)
-		if t.Kind == tokName || (!digitAt(hay, j-1) && !digitAt(hay, end)) {
+		if kind == tokName || (!digitAt(hay, j-1) && !digitAt(hay, end)) {
 			return true
 		}
 		i = j + 1
@@ -489,6 +498,24 @@ func contains(text string, t claimToken) bool {
 func digitAt(s string, i int) bool { return i >= 0 && i < len(s) && s[i] >= '0' && s[i] <= '9' }
 
 func resultText(r trace.Retrieved) string { return r.Title + "\n" + r.Snippet }
+
+// contains is the package's contains, with every text folded once per
+// turn: a result is searched for each claim token of each bullet.
+func (g *grounded) contains(text string, t claimToken) bool {
+	return containsNorm(g.folded(text), g.folded(t.Text), t.Kind)
+}
+
+func (g *grounded) folded(s string) string {
+	if f, ok := g.norm[s]; ok {
+		return f
+	}
+	if g.norm == nil {
+		g.norm = map[string]string{}
+	}
+	f := normText(s)
+	g.norm[s] = f
+	return f
+}
 
 func (g *grounded) compareClaims() {
 	for i, b := range g.env.Data.Bullets {
@@ -516,14 +543,14 @@ func (g *grounded) compareClaims() {
 		var clear []string
 		for _, tok := range bg.tokens {
 			g.tokens++
-			if slices.ContainsFunc(cited, func(r trace.Retrieved) bool { return contains(resultText(r), tok) }) {
+			if slices.ContainsFunc(cited, func(r trace.Retrieved) bool { return g.contains(resultText(r), tok) }) {
 				g.supported++
 				continue
 			}
 			bg.unsupported = append(bg.unsupported, tok)
 			var elsewhere []string
 			for _, r := range g.retrieved {
-				if !citedURL[r.URL] && contains(resultText(r), tok) && !slices.Contains(elsewhere, r.URL) {
+				if !citedURL[r.URL] && g.contains(resultText(r), tok) && !slices.Contains(elsewhere, r.URL) {
 					elsewhere = append(elsewhere, r.URL)
 				}
 			}

@@ -47,19 +47,24 @@ func Load(dir string) (*Set, error) {
 }
 
 // Replay replays and scores every case of s once, on one goroutine, and
-// streams the records to w. It fails when any case could not run: a
-// benchmark of a broken replay measures nothing.
-func (s *Set) Replay(w report.Writer) error {
+// streams the records to w, decoding every cassette from its YAML. It fails
+// when any case could not run: a benchmark of a broken replay measures
+// nothing.
+func (s *Set) Replay(w report.Writer) error { return s.ReplayCached(w, nil) }
+
+// ReplayCached is Replay reading the cassettes through cache (nil: none).
+func (s *Set) ReplayCached(w report.Writer, cache *vcr.Cache) error {
 	p, err := executor.New(executor.DefaultConfig().Parser)
 	if err != nil {
 		return err
 	}
-	sum, err := evalrun.Replay(context.Background(), s.Items, evalrun.Options{
+	sum, err := evalrun.Replay(context.Background(), evalrun.Slice(s.Items), evalrun.Options{
 		Variant:   prompts.Builtin(),
 		Cassettes: filepath.Join(s.Dir, CassettesDir),
 		Parallel:  1,
 		Scorers:   score.All(),
 		Parser:    p,
+		Cache:     cache,
 	}, report.Meta{SchemaVersion: report.SchemaVersion, Tool: report.Tool, Variant: Variant, Mode: "model"}, w)
 	if err != nil {
 		return err
@@ -78,6 +83,21 @@ func (s *Set) Decode() error {
 		if _, err := cassette.Load(strings.TrimSuffix(p, vcr.Ext)); err != nil {
 			return err
 		}
+	}
+	return nil
+}
+
+// DecodeCached opens every cassette of s for replay through cache, and does
+// nothing else: the cached floor. A warm cache reads each YAML file (to
+// hash it) and its entry; a cold one also decodes the YAML and writes the
+// entry.
+func (s *Set) DecodeCached(cache *vcr.Cache) error {
+	for _, p := range s.Cassettes {
+		r, err := vcr.OpenReplayWith(p, vcr.ReplayOptions{Cache: cache})
+		if err != nil {
+			return err
+		}
+		r.Close()
 	}
 	return nil
 }
@@ -124,26 +144,70 @@ func bench(b *testing.B, s *Set, op func() error) {
 	b.ReportMetric(float64(after.Mallocs-before.Mallocs)/cases, "allocs/case")
 }
 
-// BenchRatio runs the floor and the replay alternately, one whole set
-// each per op, and reports both costs per case and their ratio. Alternating
-// makes the ratio hold on a machine whose speed drifts (a shared VM), where
-// two benchmarks run one after the other would each see another machine.
-func BenchRatio(b *testing.B, s *Set) {
-	var floor, replay time.Duration
+// BenchCachedReplayScore is BenchReplayScore with the cassettes read
+// through cache, warmed first: a later replay of unchanged cassettes.
+func BenchCachedReplayScore(b *testing.B, s *Set, cache *vcr.Cache) {
+	if err := s.DecodeCached(cache); err != nil {
+		b.Fatal(err)
+	}
+	bench(b, s, func() error { return s.ReplayCached(Writers(), cache) })
+}
+
+// BenchCachedFloor benchmarks opening every cassette of s through a warm
+// cache: reading and hashing the YAML, reading and checking the entry.
+func BenchCachedFloor(b *testing.B, s *Set, cache *vcr.Cache) {
+	if err := s.DecodeCached(cache); err != nil {
+		b.Fatal(err)
+	}
+	bench(b, s, func() error { return s.DecodeCached(cache) })
+}
+
+// Ratios are the per-case costs BenchRatio measured, in nanoseconds.
+type Ratios struct {
+	YAMLFloor, CachedFloor, Replay, CachedReplay float64
+}
+
+// BenchRatio runs, alternately, one whole set each per op: the YAML floor,
+// the replay decoding YAML, the cached floor and the replay through the
+// warm cache. It reports each cost per case and their ratios. Alternating
+// makes the ratios hold on a machine whose speed drifts (a shared VM),
+// where benchmarks run one after the other would each see another machine.
+func BenchRatio(b *testing.B, s *Set, cache *vcr.Cache) {
+	if err := s.DecodeCached(cache); err != nil {
+		b.Fatal(err)
+	}
+	var d, cpu [4]time.Duration
+	steps := [4]func() error{
+		s.Decode,
+		func() error { return s.Replay(Writers()) },
+		func() error { return s.DecodeCached(cache) },
+		func() error { return s.ReplayCached(Writers(), cache) },
+	}
 	for b.Loop() {
-		t0 := time.Now()
-		if err := s.Decode(); err != nil {
-			b.Fatal(err)
+		for i, step := range steps {
+			t0, c0 := time.Now(), cpuTime()
+			if err := step(); err != nil {
+				b.Fatal(err)
+			}
+			d[i] += time.Since(t0)
+			cpu[i] += cpuTime() - c0
 		}
-		t1 := time.Now()
-		if err := s.Replay(Writers()); err != nil {
-			b.Fatal(err)
-		}
-		floor += t1.Sub(t0)
-		replay += time.Since(t1)
 	}
 	cases := float64(b.N * len(s.Items))
-	b.ReportMetric(float64(floor.Nanoseconds())/cases, "floor-ns/case")
-	b.ReportMetric(float64(replay.Nanoseconds())/cases, "replay-ns/case")
-	b.ReportMetric(float64(replay)/float64(floor), "replay/floor")
+	per := func(x time.Duration) float64 { return float64(x.Nanoseconds()) / cases }
+	b.ReportMetric(per(d[0]), "yaml-floor-ns/case")
+	b.ReportMetric(per(d[1]), "replay-ns/case")
+	b.ReportMetric(per(d[2]), "cached-floor-ns/case")
+	b.ReportMetric(per(d[3]), "cached-replay-ns/case")
+	b.ReportMetric(float64(d[1])/float64(d[0]), "replay/yaml-floor")
+	b.ReportMetric(float64(d[3])/float64(d[2]), "cached-replay/cached-floor")
+	b.ReportMetric(float64(d[2])/float64(d[0]), "cached-floor/yaml-floor")
+	b.ReportMetric(float64(d[3])/float64(d[1]), "cached-replay/replay")
+	// The same from CPU time (every goroutine's, the collector's too).
+	if cpu[0] > 0 && cpu[1] > 0 {
+		b.ReportMetric(per(cpu[1]), "replay-cpu-ns/case")
+		b.ReportMetric(per(cpu[3]), "cached-replay-cpu-ns/case")
+		b.ReportMetric(float64(cpu[1])/float64(cpu[0]), "cpu:replay/yaml-floor")
+		b.ReportMetric(float64(cpu[3])/float64(cpu[1]), "cpu:cached-replay/replay")
+	}
 }

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/searchbench/searchbench/eval/synth"
+	"github.com/searchbench/searchbench/eval/vcr"
 )
 
 // benchSet is the cached synthetic set the benchmarks share: 1,000 cases
@@ -39,4 +40,16 @@ func BenchmarkReplayScore(b *testing.B) { synth.BenchReplayScore(b, loadBench(b)
 
 func BenchmarkDecodeFloor(b *testing.B) { synth.BenchDecodeFloor(b, loadBench(b)) }
 
-func BenchmarkRatio(b *testing.B) { synth.BenchRatio(b, loadBench(b)) }
+func BenchmarkCachedReplayScore(b *testing.B) {
+	synth.BenchCachedReplayScore(b, loadBench(b), benchCache(b))
+}
+
+func BenchmarkCachedFloor(b *testing.B) { synth.BenchCachedFloor(b, loadBench(b), benchCache(b)) }
+
+func BenchmarkRatio(b *testing.B) { synth.BenchRatio(b, loadBench(b), benchCache(b)) }
+
+// benchCache is a decoded-cassette cache in the benchmark's temporary
+// folder, never the user's.
+func benchCache(b *testing.B) *vcr.Cache {
+	return vcr.NewCache(b.TempDir(), func(err error) { b.Fatal(err) })
+}

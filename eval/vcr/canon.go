@@ -61,7 +61,9 @@ func canonicalString(body string, drop []string) string {
 func canonicalLive(body []byte, drop []string) string {
 	c := canonicalizers.Get().(*canonicalizer)
 	defer canonicalizers.Put(c)
+	c.memo = liveMemo
 	out, ok := c.run(body, drop, nil)
+	c.memo = nil
 	if !ok {
 		out = body
 	}
@@ -79,7 +81,7 @@ func (c *canonicalizer) run(body []byte, drop []string, secret func(string)) ([]
 	if !maybeJSON(body) || !utf8.Valid(body) {
 		return nil, false
 	}
-	*c = canonicalizer{in: body, drop: drop, secret: secret,
+	*c = canonicalizer{in: body, drop: drop, secret: secret, memo: c.memo,
 		out: c.out[:0], members: c.members[:0], keys: c.keys[:0], tmp: c.tmp[:0], str: c.str[:0], src: c.src}
 	c.ws()
 	if !c.value() {
@@ -119,6 +121,7 @@ type canonicalizer struct {
 	depth  int
 	drop   []string
 	secret func(string)
+	memo   *subMemo // canonical forms of nested values seen before, or nil
 
 	members []member // open objects' members, innermost last
 	keys    []byte   // decoded keys of members
@@ -148,8 +151,14 @@ func (c *canonicalizer) value() bool {
 	}
 	switch b := c.in[c.pos]; {
 	case b == '{':
+		if handled, ok := c.memoValue(c.object); handled {
+			return ok
+		}
 		return c.object()
 	case b == '[':
+		if handled, ok := c.memoValue(c.array); handled {
+			return ok
+		}
 		return c.array()
 	case b == '"':
 		return c.string(nil)

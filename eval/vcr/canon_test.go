@@ -124,6 +124,14 @@ func FuzzCanonicalBody(f *testing.F) {
 		if again := CanonicalBody(got, "user"); !bytes.Equal(again, got) {
 			t.Fatalf("not idempotent: %q then %q", got, again)
 		}
+		// Through the memo of nested values, memoising every one, twice.
+		defer func(m int) { memoMin = m }(memoMin)
+		memoMin = 1
+		for range 2 {
+			if live := canonicalLive(body, []string{"user"}); live != string(got) {
+				t.Fatalf("canonicalLive(%q) = %q, want %q", body, live, got)
+			}
+		}
 	})
 }
 
@@ -190,5 +198,36 @@ func TestCanonicalMatchesEncodingJSON(t *testing.T) {
 		if !bytes.Equal(got, want) {
 			t.Fatalf("doc %d: CanonicalBody(%q)\n = %q\nencoding/json gives\n   %q", i, doc, got, want)
 		}
+	}
+}
+
+// TestLiveMemoMatchesCanonical: canonicalising live bodies through the memo
+// of nested values gives CanonicalBody's bytes, whether a value is seen
+// for the first time or served from the memo, at any size threshold.
+func TestLiveMemoMatchesCanonical(t *testing.T) {
+	big := strings.Repeat("lorem ipsum ", 120)
+	bodies := []string{
+		`{"model":"m","messages":[{"role":"system","content":"` + big + `"},{"content":"q","role":"user","user":"kept: not top level","api_key":"dropped"}],"user":"dropped","tools":[{"b":1,"a":2,"b":3,"x":"` + big + `"}]}`,
+		`{ "messages" : [ { "role" : "system" , "content" : "` + big + `" } ], "tools":[{"a":2,"b":3,"x":"` + big + `"}] }`,
+		`{"messages":[{"role":"system","content":"` + big + `"},{"role":"assistant","content":null,"tool_calls":[{"id":"1","function":{"name":"f","arguments":"{\"q\":1}"}}]}]}`,
+		`{"nested":{"api_key":"k","deeper":{"api_key":"k2","v":"` + big + `"}}}`,
+		`[{"a":"` + big + `"},{"a":"` + big + `"}]`,
+		`{"bad":{"unterminated":"` + big + `}`,
+	}
+	defer func(m int) { memoMin = m }(memoMin)
+	for _, min := range []int{1 << 10, 1} {
+		memoMin = min
+		liveMemo = &subMemo{}
+		for round := 0; round < 2; round++ {
+			for i, b := range bodies {
+				want := string(CanonicalBody([]byte(b), "user"))
+				if got := canonicalLive([]byte(b), []string{"user"}); got != want {
+					t.Fatalf("memoMin %d, round %d, body %d:\n got %s\nwant %s", min, round, i, got, want)
+				}
+			}
+		}
+	}
+	if liveMemo.size == 0 {
+		t.Fatal("nothing was memoised")
 	}
 }

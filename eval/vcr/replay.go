@@ -9,8 +9,10 @@ import (
 	"io/fs"
 	"net/http"
 	"net/url"
+	"os"
 	"strings"
 	"sync"
+	"time"
 
 	"gopkg.in/dnaeon/go-vcr.v4/pkg/cassette"
 
@@ -33,6 +35,12 @@ type ReplayOptions struct {
 	// duration, so a client timing its requests with Clock.Now measures
 	// the recorded time, the same on every replay.
 	Clock *Clock
+
+	// Cache, when set, serves the cassette's decoded interactions from the
+	// decoded-cassette cache, and stores them there on a first replay.
+	// The YAML is still read and hashed: an entry of other bytes is never
+	// used. Replays with and without it are identical.
+	Cache *Cache
 }
 
 // Replayer is an http.RoundTripper that answers requests from one cassette
@@ -52,7 +60,7 @@ type Replayer struct {
 	drop []string
 
 	mu     sync.Mutex
-	cas    *cassette.Cassette
+	ints   []interaction    // the cassette's interactions, in recorded order
 	groups map[string][]int // method+" "+URL -> interaction indexes, in recorded order
 	// exact indexes the interactions by request line and body as stored,
 	// in recorded order: a body recorded canonical matches a live one with
@@ -72,16 +80,23 @@ func OpenReplay(path string) (*Replayer, error) {
 }
 
 // OpenReplayWith loads the cassette at path (decoded once, by go-vcr's own
-// loader) for replay. A missing cassette is a *MissingCassetteError.
+// loader, or read from opts.Cache) for replay. A missing cassette is a
+// *MissingCassetteError.
 func OpenReplayWith(path string, opts ReplayOptions) (*Replayer, error) {
 	name, ok := cassetteName(path)
 	if !ok {
 		return nil, fmt.Errorf("replaying cassette %q: path must end in %s", path, Ext)
 	}
-	c, err := cassette.Load(name)
+	buf := readBuffers.Get().(*[]byte)
+	defer readBuffers.Put(buf)
+	data, err := readFile(path, buf)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, &MissingCassetteError{Path: path, Case: opts.Case, Rerecord: opts.Rerecord, Err: err}
 	}
+	if err != nil {
+		return nil, fmt.Errorf("replaying cassette %s: %w", path, err)
+	}
+	ints, err := opts.Cache.load(name, data) // keeps nothing of data
 	if err != nil {
 		return nil, fmt.Errorf("replaying cassette %s: %w", path, err)
 	}
@@ -94,18 +109,117 @@ func OpenReplayWith(path string, opts ReplayOptions) (*Replayer, error) {
 		path:   path,
 		opts:   opts,
 		drop:   drop,
-		cas:    c,
-		groups: make(map[string][]int, len(c.Interactions)),
-		exact:  make(map[matchKey][]int, len(c.Interactions)),
-		used:   make([]bool, len(c.Interactions)),
+		ints:   ints,
+		groups: make(map[string][]int, len(ints)),
+		exact:  make(map[matchKey][]int, len(ints)),
+		used:   make([]bool, len(ints)),
 	}
-	for i, in := range c.Interactions {
-		k := in.Request.Method + " " + in.Request.URL
+	for i := range ints {
+		in := &ints[i]
+		k := in.Method + " " + in.URL
 		r.groups[k] = append(r.groups[k], i)
-		mk := matchKey{k, in.Request.Body}
+		mk := matchKey{k, in.Body}
 		r.exact[mk] = append(r.exact[mk], i)
 	}
 	return r, nil
+}
+
+// interaction is what a replay needs of a recorded interaction: the
+// request's line and body, and the whole response.
+type interaction struct {
+	ID     int
+	Method string
+	URL    string
+	Body   string // the request body as stored
+	Resp   recordedResponse
+}
+
+// recordedResponse is a recorded response as go-vcr stores it, less the
+// content length (a replayed response's is its body's).
+type recordedResponse struct {
+	Status           string
+	Code             int
+	Proto            string
+	ProtoMajor       int
+	ProtoMinor       int
+	Header           http.Header
+	Trailer          http.Header
+	TransferEncoding []string
+	Uncompressed     bool
+	Body             string
+	Duration         time.Duration
+}
+
+// decodeYAML decodes a cassette's YAML (data, read from name+Ext) with
+// go-vcr's own loader.
+func decodeYAML(name string, data []byte) ([]interaction, error) {
+	// A copy: data is a reused buffer, and nothing decoded may point into it.
+	c, err := cassette.LoadWithFS(name, memFS(bytes.Clone(data)))
+	if err != nil {
+		return nil, err
+	}
+	return fromCassette(c), nil
+}
+
+func fromCassette(c *cassette.Cassette) []interaction {
+	ints := make([]interaction, len(c.Interactions))
+	for i, in := range c.Interactions {
+		rs := &in.Response
+		ints[i] = interaction{
+			ID:     in.ID,
+			Method: in.Request.Method,
+			URL:    in.Request.URL,
+			Body:   in.Request.Body,
+			Resp: recordedResponse{
+				Status:           rs.Status,
+				Code:             rs.Code,
+				Proto:            rs.Proto,
+				ProtoMajor:       rs.ProtoMajor,
+				ProtoMinor:       rs.ProtoMinor,
+				Header:           rs.Headers,
+				Trailer:          rs.Trailer,
+				TransferEncoding: rs.TransferEncoding,
+				Uncompressed:     rs.Uncompressed,
+				Body:             rs.Body,
+				Duration:         rs.Duration,
+			},
+		}
+	}
+	return ints
+}
+
+// readBuffers hold the bytes of files read during a replay (a cassette, a
+// cache entry) only while they are decoded: the decoded strings are
+// copies, so the buffers are reused rather than left to the collector.
+var readBuffers = sync.Pool{New: func() any { return new([]byte) }}
+
+// readFile reads the file name into *buf, growing it as needed, and
+// returns the bytes read; they are valid until *buf is reused.
+func readFile(name string, buf *[]byte) ([]byte, error) {
+	f, err := os.Open(name)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	b := (*buf)[:0]
+	if st, err := f.Stat(); err == nil && int64(cap(b)) < st.Size()+1 {
+		b = make([]byte, 0, st.Size()+512)
+	}
+	for {
+		if len(b) == cap(b) {
+			b = append(b, 0)[:len(b)]
+		}
+		n, err := f.Read(b[len(b):cap(b)])
+		b = b[:len(b)+n]
+		if err == io.EOF {
+			*buf = b
+			return b, nil
+		}
+		if err != nil {
+			*buf = b
+			return nil, err
+		}
+	}
 }
 
 // matchKey is a request line ("POST https://…") and a request body.
@@ -126,7 +240,6 @@ func (r *Replayer) RoundTrip(req *http.Request) (*http.Response, error) {
 	if err := req.Context().Err(); err != nil {
 		return nil, err
 	}
-	live := canonicalLive(body, r.drop)
 	target := redactURL(req.URL) // as recorded: no password, no query key
 
 	r.mu.Lock()
@@ -135,6 +248,7 @@ func (r *Replayer) RoundTrip(req *http.Request) (*http.Response, error) {
 		return nil, fmt.Errorf("replaying %s: %s %s after Close", r.path, req.Method, redactURL(req.URL))
 	}
 	line := req.Method + " " + target
+	live := canonicalLive(body, r.drop)
 	// Bodies are recorded canonical, so the first unused interaction stored
 	// with exactly the live canonical body is the match, found with one
 	// lookup. Only unused interactions recorded before it with another
@@ -156,14 +270,19 @@ func (r *Replayer) RoundTrip(req *http.Request) (*http.Response, error) {
 		}
 	}
 	if first >= 0 {
-		r.used[first] = true
-		r.last = first
-		if r.opts.Clock != nil {
-			r.opts.Clock.Advance(r.cas.Interactions[first].Response.Duration)
-		}
-		return response(r.cas.Interactions[first], req), nil
+		return r.serve(first, req), nil
 	}
 	return nil, r.miss(req.Method, req.URL, live)
+}
+
+// serve replays interaction i; the caller holds r.mu.
+func (r *Replayer) serve(i int, req *http.Request) *http.Response {
+	r.used[i] = true
+	r.last = i
+	if r.opts.Clock != nil {
+		r.opts.Clock.Advance(r.ints[i].Resp.Duration)
+	}
+	return response(&r.ints[i].Resp, req)
 }
 
 // Last describes the interaction replayed most recently, for an error that
@@ -175,15 +294,15 @@ func (r *Replayer) Last() (desc string, ok bool) {
 	if r.last < 0 {
 		return "", false
 	}
-	in := r.cas.Interactions[r.last]
-	return fmt.Sprintf("interaction %d (%s %s)", in.ID, in.Request.Method, in.Request.URL), true
+	in := &r.ints[r.last]
+	return fmt.Sprintf("interaction %d (%s %s)", in.ID, in.Method, in.URL), true
 }
 
 // Path is the cassette's file.
 func (r *Replayer) Path() string { return r.path }
 
 // recordedBody is interaction i's request body as stored.
-func (r *Replayer) recordedBody(i int) string { return r.cas.Interactions[i].Request.Body }
+func (r *Replayer) recordedBody(i int) string { return r.ints[i].Body }
 
 // canonicalBody is interaction i's request body in canonical form. It is
 // computed at most once per interaction, and only when the stored text
@@ -201,16 +320,17 @@ func (r *Replayer) canonicalBody(i int) string {
 	return c
 }
 
-func response(in *cassette.Interaction, req *http.Request) *http.Response {
-	rs := &in.Response
+// response is a recorded response, served: each interaction is served at
+// most once, so its header maps are handed over without a copy.
+func response(rs *recordedResponse, req *http.Request) *http.Response {
 	return &http.Response{
 		Status:           rs.Status,
 		StatusCode:       rs.Code,
 		Proto:            rs.Proto,
 		ProtoMajor:       rs.ProtoMajor,
 		ProtoMinor:       rs.ProtoMinor,
-		Header:           rs.Headers.Clone(),
-		Trailer:          rs.Trailer.Clone(),
+		Header:           rs.Header,
+		Trailer:          rs.Trailer,
 		TransferEncoding: rs.TransferEncoding,
 		Uncompressed:     rs.Uncompressed,
 		ContentLength:    int64(len(rs.Body)),
@@ -227,7 +347,7 @@ func (r *Replayer) Unused() []int {
 	var ids []int
 	for i, u := range r.used {
 		if !u {
-			ids = append(ids, r.cas.Interactions[i].ID)
+			ids = append(ids, r.ints[i].ID)
 		}
 	}
 	return ids
@@ -331,10 +451,10 @@ func (r *Replayer) miss(method string, u *url.URL, live string) *MissError {
 	if best < 0 {
 		return e
 	}
-	in := r.cas.Interactions[best]
-	e.Closest = fmt.Sprintf("%s %s (interaction %d)", in.Request.Method, in.Request.URL, in.ID)
+	in := &r.ints[best]
+	e.Closest = fmt.Sprintf("%s %s (interaction %d)", in.Method, in.URL, in.ID)
 	if r.used[best] {
-		e.Closest = fmt.Sprintf("%s %s (interaction %d, already replayed)", in.Request.Method, in.Request.URL, in.ID)
+		e.Closest = fmt.Sprintf("%s %s (interaction %d, already replayed)", in.Method, in.URL, in.ID)
 	}
 	e.Diff = diffText(text, missText(method, e.URL, live), maxDiffLines)
 	return e
@@ -358,7 +478,7 @@ func (r *Replayer) closest(method, target, live string) (int, string) {
 			if r.used[i] == unusedPass {
 				continue
 			}
-			rq := r.cas.Interactions[i].Request
+			rq := &r.ints[i]
 			t := missText(rq.Method, rq.URL, r.canonicalBody(i))
 			if s := similarity(t, liveText); s > bestScore {
 				best, bestText, bestScore = i, t, s

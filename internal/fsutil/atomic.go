@@ -11,7 +11,19 @@ import (
 // WriteFileAtomic writes data to name through a temporary file in the same
 // directory, synced and then renamed over name. Parent directories are created.
 // On any error the previous content of name is left intact.
-func WriteFileAtomic(name string, data []byte, perm os.FileMode) (err error) {
+func WriteFileAtomic(name string, data []byte, perm os.FileMode) error {
+	return writeFileAtomic(name, data, perm, true)
+}
+
+// WriteFileAtomicNoSync is WriteFileAtomic without the fsync: readers still
+// see the old content or the new, never a mix, but a crash may leave the
+// new file empty or torn. It is for caches whose entries are checked when
+// read (a sync per entry would dominate writing thousands of them).
+func WriteFileAtomicNoSync(name string, data []byte, perm os.FileMode) error {
+	return writeFileAtomic(name, data, perm, false)
+}
+
+func writeFileAtomic(name string, data []byte, perm os.FileMode, sync bool) (err error) {
 	dir := filepath.Dir(name)
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return fmt.Errorf("writing %s: %w", name, err)
@@ -33,8 +45,10 @@ func WriteFileAtomic(name string, data []byte, perm os.FileMode) (err error) {
 	if err = f.Chmod(perm); err != nil {
 		return fmt.Errorf("writing %s: %w", name, err)
 	}
-	if err = f.Sync(); err != nil {
-		return fmt.Errorf("writing %s: %w", name, err)
+	if sync {
+		if err = f.Sync(); err != nil {
+			return fmt.Errorf("writing %s: %w", name, err)
+		}
 	}
 	if err = f.Close(); err != nil {
 		return fmt.Errorf("writing %s: %w", name, err)

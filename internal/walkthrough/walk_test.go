@@ -13,6 +13,7 @@ import (
 
 	"github.com/rogpeppe/go-internal/testscript"
 
+	"github.com/searchbench/searchbench/eval/vcr"
 	"github.com/searchbench/searchbench/internal/cmd/root"
 	"github.com/searchbench/searchbench/internal/cmdutil"
 )
@@ -71,6 +72,9 @@ func TestWalkthroughs(t *testing.T) {
 			env.Setenv("GOPROXY", "off")
 			env.Setenv("GOTOOLCHAIN", "local")
 			env.Setenv("GOFLAGS", "-mod=readonly")
+			// The decoded-cassette cache goes in the script's own folder,
+			// never the user's.
+			env.Setenv(vcr.CacheEnv, filepath.Join(env.Getenv("TMPDIR"), "searchbench-cache"))
 			return nil
 		},
 	})

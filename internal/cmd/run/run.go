@@ -5,8 +5,6 @@ package run
 
 import (
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"fmt"
 	"io"
 	"os"
@@ -14,6 +12,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/schollz/progressbar/v3"
@@ -23,6 +22,7 @@ import (
 	"github.com/searchbench/searchbench/eval/report"
 	evalrun "github.com/searchbench/searchbench/eval/run"
 	"github.com/searchbench/searchbench/eval/score"
+	"github.com/searchbench/searchbench/eval/vcr"
 	"github.com/searchbench/searchbench/fixtures/sim"
 	cmdgate "github.com/searchbench/searchbench/internal/cmd/gate"
 	"github.com/searchbench/searchbench/internal/cmd/variant"
@@ -60,6 +60,7 @@ type Options struct {
 	Quiet       bool
 	Verbose     bool
 	Wide        bool
+	NoCache     bool
 }
 
 // NewCmdRun returns the run command. runF replaces runRun in tests.
@@ -105,6 +106,7 @@ unreadable baseline, unwritable report).`,
 	f.BoolVar(&opts.Quiet, "quiet", false, "print no tables (the gate verdict is still printed)")
 	f.BoolVarP(&opts.Verbose, "verbose", "v", false, "print the full tables: every metric and table, each failing check and its diff")
 	f.BoolVar(&opts.Wide, "wide", false, "do not cut long cells to fit 100 columns")
+	f.BoolVar(&opts.NoCache, "no-cache", false, "decode every cassette from its YAML, neither reading nor writing the decoded-cassette cache ($"+vcr.CacheEnv+")")
 	return cmd
 }
 
@@ -121,7 +123,13 @@ func runRun(ctx context.Context, opts *Options) error {
 	if err != nil {
 		return err
 	}
-	sets, err := dataset.LoadDir(opts.Datasets)
+	// The datasets are validated in one pass that holds one case at a time
+	// (every problem at once; nothing runs on a dataset with problems),
+	// then streamed again into the replay. The same pass counts the
+	// selection and sums up how its cassettes were recorded.
+	shelf := (&evalrun.Options{Variant: v, Mode: mode, Cassettes: opts.Cassettes}).Shelf()
+	manifest, manifestErr := shelf.LoadManifestCompact()
+	items, err := evalrun.OpenStream(opts.Datasets, filter, shard, shelf, manifest)
 	if err != nil {
 		return cmdutil.Usage(err)
 	}
@@ -138,14 +146,13 @@ func runRun(ctx context.Context, opts *Options) error {
 		return cmdutil.Usage(err)
 	}
 
-	items := evalrun.Plan(sets, filter, shard)
-	if len(items) == 0 {
+	if items.Len() == 0 {
 		return cmdutil.Usagef("no case matches the filter %q", opts.Filter)
 	}
-	meta, err := metaOf(opts, sets, shard)
-	if err != nil {
-		return cmdutil.Infra(err)
+	if manifestErr != nil {
+		return cmdutil.Infra(manifestErr)
 	}
+	meta := metaOf(opts, items.Catalog().Datasets, shard)
 
 	// The run streams its JSON report into a spill file (beside the
 	// outputs, or in the temporary folder without --out); the gate judges
@@ -184,10 +191,11 @@ func runRun(ctx context.Context, opts *Options) error {
 	}
 
 	var bar *progressbar.ProgressBar
-	if opts.IO.IsStderrTTY() && len(items) >= 200 {
-		bar = progressbar.NewOptions(len(items), progressbar.OptionSetWriter(opts.IO.ErrOut),
+	if opts.IO.IsStderrTTY() && items.Len() >= 200 {
+		bar = progressbar.NewOptions(items.Len(), progressbar.OptionSetWriter(opts.IO.ErrOut),
 			progressbar.OptionSetDescription("replaying"), progressbar.OptionShowCount(), progressbar.OptionClearOnFinish())
 	}
+	cache, cacheWarning := cacheOf(opts)
 	ropts := evalrun.Options{
 		Variant:   v,
 		Mode:      mode,
@@ -205,8 +213,10 @@ func runRun(ctx context.Context, opts *Options) error {
 				bar.Add(1)
 			}
 		},
+		Cache: cache,
 	}
 	sum, err := evalrun.Replay(ctx, items, ropts, meta, report.Multi(writers...))
+	cacheWarning()
 	if err != nil {
 		return cmdutil.Infra(err)
 	}
@@ -278,11 +288,39 @@ func terminalOptions(opts *Options, text report.TextOptions, outs cmdgate.Output
 	return t
 }
 
+// cacheOf is the run's decoded-cassette cache: none with --no-cache, or
+// when the environment names no folder for it (no $HOME). A cache that
+// cannot be written turns itself off; warning, called after the run, then
+// prints why on stderr.
+func cacheOf(opts *Options) (c *vcr.Cache, warning func()) {
+	if opts.NoCache {
+		return nil, func() {}
+	}
+	dir, err := vcr.CacheDir(opts.IO.Getenv)
+	if err != nil {
+		return nil, func() {}
+	}
+	var mu sync.Mutex
+	var off error
+	c = vcr.NewCache(dir, func(err error) {
+		mu.Lock()
+		off = err
+		mu.Unlock()
+	})
+	return c, func() {
+		mu.Lock()
+		defer mu.Unlock()
+		if off != nil {
+			fmt.Fprintf(opts.IO.ErrOut, "warning: %v\n", off)
+		}
+	}
+}
+
 // staleNote sums up the stale cassettes of a run that had errors: how many,
 // which files changed, and the one command that re-records them all.
-func staleNote(opts *Options, v *prompts.Variant, mode string, items []evalrun.Item) string {
+func staleNote(opts *Options, v *prompts.Variant, mode string, items evalrun.Items) string {
 	shelf := evalrun.Shelf{Root: opts.Cassettes, Variant: v.Name, Mode: mode}
-	m, err := shelf.LoadManifest()
+	m, err := shelf.LoadManifestCompact()
 	if err != nil {
 		return ""
 	}
@@ -290,7 +328,10 @@ func staleNote(opts *Options, v *prompts.Variant, mode string, items []evalrun.I
 	var changed []string
 	var first evalrun.Check
 	var firstCase *dataset.Case
-	for _, it := range items {
+	for it, err := range items.All() {
+		if err != nil {
+			return ""
+		}
 		if !evalrun.NeedsTraffic(it.Case) {
 			continue
 		}
@@ -366,9 +407,9 @@ func inReport(jsonPath string) string {
 	return " and in " + jsonPath
 }
 
-// metaOf describes the run; dataset hashes let two reports tell whether
-// they ran the same data.
-func metaOf(opts *Options, sets []*dataset.Dataset, shard dataset.Shard) (report.Meta, error) {
+// metaOf describes the run; dataset hashes (taken as the files were
+// validated) let two reports tell whether they ran the same data.
+func metaOf(opts *Options, sets []*dataset.Dataset, shard dataset.Shard) report.Meta {
 	m := report.Meta{
 		SchemaVersion: report.SchemaVersion,
 		Tool:          report.Tool,
@@ -383,20 +424,10 @@ func metaOf(opts *Options, sets []*dataset.Dataset, shard dataset.Shard) (report
 		m.StartedAt = time.Now().UTC().Format(time.RFC3339)
 	}
 	for _, d := range sets {
-		f, err := os.Open(d.Path)
-		if err != nil {
-			return m, err
-		}
-		h := sha256.New()
-		_, err = io.Copy(h, f)
-		f.Close()
-		if err != nil {
-			return m, err
-		}
-		m.Datasets = append(m.Datasets, report.DatasetInfo{Name: d.Name, Path: filepath.ToSlash(d.Path), Kind: d.Kind, Cases: len(d.Cases), SHA256: hex.EncodeToString(h.Sum(nil))})
+		m.Datasets = append(m.Datasets, report.DatasetInfo{Name: d.Name, Path: filepath.ToSlash(d.Path), Kind: d.Kind, Cases: d.Count, SHA256: d.SHA256})
 	}
 	sort.Slice(m.Datasets, func(i, j int) bool { return m.Datasets[i].Name < m.Datasets[j].Name })
-	return m, nil
+	return m
 }
 
 // errorsTo is the report writer of --quiet runs: it prints the error of each

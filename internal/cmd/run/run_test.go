@@ -3,13 +3,16 @@ package run_test
 import (
 	"bytes"
 	"context"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
+	"time"
 	"unicode/utf8"
 
+	"github.com/searchbench/searchbench/eval/vcr"
 	"github.com/searchbench/searchbench/internal/cmd/root"
 	"github.com/searchbench/searchbench/internal/cmdutil"
 )
@@ -61,9 +64,17 @@ cases:
 }
 
 // sb runs searchbench in dir and returns the exit code, stdout and stderr.
+// Its environment is empty: no decoded-cassette cache.
 func sb(t *testing.T, dir string, args ...string) (int, string, string) {
 	t.Helper()
+	return sbEnv(t, dir, nil, args...)
+}
+
+// sbEnv is sb with environment variables.
+func sbEnv(t *testing.T, dir string, env map[string]string, args ...string) (int, string, string) {
+	t.Helper()
 	io, out, errOut := cmdutil.Test("")
+	io.Getenv = func(k string) string { return env[k] }
 	abs := func(a []string) []string {
 		out := []string{a[0]}
 		fl := map[string]bool{"--datasets": true, "--cassettes": true, "--out": true, "--gates": true, "--baseline": true, "--config": true, "--prompts": true}
@@ -424,5 +435,85 @@ func TestSummaryFitsANarrowTerminal(t *testing.T) {
 	}
 	if wide := widest(80, "--wide"); wide <= 100 {
 		t.Errorf("--wide on an 80-column terminal: lines of %d columns, want the uncut cells (over 100)", wide)
+	}
+}
+
+// TestCacheGivesByteIdenticalReports: a run without the decoded-cassette
+// cache, one that fills it and one that reads it write the same bytes.
+func TestCacheGivesByteIdenticalReports(t *testing.T) {
+	dir := workspace(t)
+	cache := filepath.Join(t.TempDir(), "cache")
+	env := map[string]string{vcr.CacheEnv: cache}
+	outputs := func(out string) map[string]string {
+		got := map[string]string{}
+		for _, name := range []string{"report.json", "report.md", "junit.xml"} {
+			b, err := os.ReadFile(filepath.Join(dir, out, name))
+			if err != nil {
+				t.Fatal(err)
+			}
+			got[name] = string(b)
+		}
+		return got
+	}
+	entries := func() []string {
+		var es []string
+		filepath.WalkDir(cache, func(p string, d fs.DirEntry, err error) error {
+			if err == nil && !d.IsDir() {
+				es = append(es, p)
+			}
+			return nil
+		})
+		return es
+	}
+	runs := []struct {
+		out  string
+		args []string
+	}{
+		{"nocache", []string{"--no-cache"}},
+		{"cold", nil},
+		{"warm", nil},
+	}
+	var tables []string
+	for i, r := range runs {
+		if r.out == "warm" {
+			// The cold run stored one entry per cassette; age them, so a
+			// rewrite would show.
+			es := entries()
+			if len(es) != 3 {
+				t.Fatalf("cache holds %d entries after the cold run, want 3 (two routing cases, one flow): %v", len(es), es)
+			}
+			for _, e := range es {
+				os.Chtimes(e, time.Unix(1e9, 0), time.Unix(1e9, 0))
+			}
+		}
+		args := append([]string{"run", "--out", r.out, "--runs", ""}, r.args...)
+		code, out, errOut := sbEnv(t, dir, env, args...)
+		if code != cmdutil.ExitOK || errOut != "" {
+			t.Fatalf("%s run: exit %d\n%s%s", r.out, code, out, errOut)
+		}
+		// The closing pointer lines name the run's own --out folder.
+		tables = append(tables, strings.ReplaceAll(out, r.out+"/", "OUT/"))
+		if i == 0 && len(entries()) != 0 {
+			t.Fatal("--no-cache wrote the cache")
+		}
+	}
+	for _, e := range entries() {
+		if st, err := os.Stat(e); err != nil || st.ModTime().Unix() != 1e9 {
+			t.Errorf("entry %s was rewritten by the warm run: it was not read", e)
+		}
+	}
+	want := outputs("nocache")
+	for _, r := range runs[1:] {
+		got := outputs(r.out)
+		for name := range want {
+			if got[name] != want[name] {
+				t.Errorf("%s/%s differs from the run without the cache", r.out, name)
+			}
+		}
+	}
+	for i := range tables {
+		if tables[i] != tables[0] {
+			t.Errorf("the tables of the %s run differ", runs[i].out)
+		}
 	}
 }

@@ -1,0 +1,18 @@
+//go:build unix
+
+package synth
+
+import (
+	"syscall"
+	"time"
+)
+
+// cpuTime is the CPU time (user and system) the process has used so far:
+// on a machine shared with other work it is steadier than wall time.
+func cpuTime() time.Duration {
+	var ru syscall.Rusage
+	if syscall.Getrusage(syscall.RUSAGE_SELF, &ru) != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}

@@ -1,0 +1,30 @@
+# Reference values for eval/stats (samples.go), computed independently in R
+# (R 4.2.2, Debian r-base-core) by brute force: every one of the 2^n sign
+# assignments is listed with expand.grid, and pass@k / pass^k use choose().
+# Regenerate with: Rscript reference.R > reference.tsv
+signflip <- function(d) {
+  d <- d[d != 0]
+  if (length(d) == 0) return(1)
+  obs <- abs(sum(d))
+  signs <- as.matrix(expand.grid(rep(list(c(-1, 1)), length(d))))
+  sums <- abs(signs %*% abs(d))
+  mean(sums >= obs - 1e-9)
+}
+vectors <- list(
+  c(1, 2, 3, 4, 5),
+  c(-1, 2, 3, 4, 5),
+  c(5, -3, 2, 0, 1, 1),
+  c(1, 1, 1, 1, 1, 1, 1, 1, 1, 1),
+  c(1, 1, 1, 1, 1, 1, 1, 1, 1, -1),
+  c(3, -2, 4, 1, -1, 5, 2, 2, -3, 1, 4, 0, 2),
+  c(5, 5, 4, -1, 3, 2, 2, 1, 1, 1, -2, 3, 5, 4, 1, 1),
+  c(-5, -4, -3, -2, -1, 1, 2, 3, 4, 5),
+  c(0, 0, 0),
+  c(7)
+)
+cat("# kind\targs\tvalue\n")
+for (v in vectors) cat(sprintf("signflip\t%s\t%.17g\n", paste(v, collapse = ","), signflip(v)))
+for (n in 1:6) for (c in 0:n) for (k in 1:n) {
+  cat(sprintf("pass@k\t%d,%d,%d\t%.17g\n", n, c, k, 1 - choose(n - c, k) / choose(n, k)))
+  cat(sprintf("pass^k\t%d,%d,%d\t%.17g\n", n, c, k, choose(c, k) / choose(n, k)))
+}

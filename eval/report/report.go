@@ -81,6 +81,14 @@ type CaseRecord struct {
 	Error  string         `json:"error,omitempty"`
 	Scores []score.Result `json:"scores"`
 	Turns  []TurnSummary  `json:"turns,omitempty"`
+	// Samples are samples 2..N of a case recorded with several samples
+	// (record --samples N); the fields above are sample 1. PassRate is the
+	// share of all N samples that passed as a whole, MetricRates the share
+	// per metric (of the samples with an outcome for it). All three are
+	// absent for a case with one sample.
+	Samples     []SampleRecord     `json:"samples,omitempty"`
+	PassRate    *float64           `json:"pass_rate,omitempty"`
+	MetricRates map[string]float64 `json:"metric_rates,omitempty"`
 }
 
 // Passed reports whether r passes: no error and every non-measure result

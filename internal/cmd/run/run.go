@@ -7,6 +7,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -58,6 +59,7 @@ type Options struct {
 	Timestamps  bool
 	MaxFailures int
 	Quiet       bool
+	Samples     int
 }
 
 // NewCmdRun returns the run command. runF replaces runRun in tests.
@@ -99,6 +101,7 @@ unreadable baseline, unwritable report).`,
 	f.BoolVar(&opts.Timestamps, "timestamps", false, "record the start time in the report (reports are then no longer byte-identical)")
 	f.IntVar(&opts.MaxFailures, "max-failures", report.DefaultMaxFailures, "failing checks shown in the tables (negative: none; the JSON has all)")
 	f.BoolVar(&opts.Quiet, "quiet", false, "print no tables (the gate verdict is still printed)")
+	f.IntVar(&opts.Samples, "samples", 0, "samples replayed per routing and flows case (0: every sample recorded.json lists); a case with fewer is an input error")
 	return cmd
 }
 
@@ -185,6 +188,7 @@ func runRun(ctx context.Context, opts *Options) error {
 		Scorers:   score.All(),
 		Parser:    parser,
 		Getenv:    opts.IO.Getenv,
+		Samples:   opts.Samples,
 		Rerecord: func(c *dataset.Case, chk evalrun.Check) string {
 			return rerecord(opts, v, mode, c, chk)
 		},
@@ -193,6 +197,20 @@ func runRun(ctx context.Context, opts *Options) error {
 				bar.Add(1)
 			}
 		},
+	}
+	if err := ropts.CheckSamples(items); err != nil {
+		var se *evalrun.SamplesError
+		if errors.As(err, &se) {
+			// record --stale --samples N records exactly the cases
+			// with another number of samples.
+			chk := evalrun.Check{Status: evalrun.StatusStale}
+			if m, err := ropts.Shelf().LoadManifest(); err == nil {
+				chk.Entry = m.Cases[se.Cases[0]]
+			}
+			se.Hint = rerecord(opts, v, mode, nil, chk) + fmt.Sprintf(" --samples %d", opts.Samples)
+			return cmdutil.Usage(se)
+		}
+		return cmdutil.Infra(err)
 	}
 	sum, err := evalrun.Replay(ctx, items, ropts, meta, report.Multi(writers...))
 	if err != nil {

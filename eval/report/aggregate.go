@@ -26,8 +26,8 @@ type Summary struct {
 // written by a newer or older build) are aggregated as plain pass rates, so
 // nothing is silently dropped.
 type Aggregate struct {
-	order  []string
-	aggs   map[string]score.Aggregator
+	order   []string
+	aggs    map[string]score.Aggregator
 	extra   []score.Summary
 	counts  Summary
 	samples sampleAgg

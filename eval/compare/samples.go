@@ -1,0 +1,92 @@
+package compare
+
+import (
+	"fmt"
+	"io"
+
+	"github.com/searchbench/searchbench/eval/report"
+	"github.com/searchbench/searchbench/eval/stats"
+)
+
+// sampledNote is the metrics table's note when the runs have samples.
+func sampledNote(r *Result) string {
+	return fmt.Sprintf("values are means over every sample; p: exact paired sign-flip test on the per-case pass-rate differences B − A "+
+		"over the %d cases both reports hold (all 2^n sign assignments counted exactly; a seeded Monte Carlo of %d draws past that), "+
+		"per metric over the cases where both have an outcome; pairs: cases (−rate fell +rate rose); ~ means p ≥ %.2f (no significant change); "+
+		"– means the metric is not a per-case pass rate, so no test applies. With one sample per case this test is McNemar's",
+		r.Shared, stats.SignFlipDraws, Alpha)
+}
+
+// writeSamples prints what a comparison of sampled runs adds: per paired
+// metric the effect with its interval, the test and pass^N of each run,
+// then the cases whose pass rate changed.
+func writeSamples(w io.Writer, r *Result, markdown bool) error {
+	var rows [][]string
+	for _, row := range r.Rows {
+		if !row.Sampled {
+			continue
+		}
+		p := pValue(row)
+		if !row.Exact {
+			p += " (Monte Carlo)"
+		}
+		rows = append(rows, []string{row.Metric, cell(row.A), cell(row.B),
+			fmt.Sprintf("%+.1f pp [%+.1f, %+.1f]", 100*row.Effect, 100*row.Lo, 100*row.Hi), p, pairsCell(row),
+			passHat(row.PassHatA), passHat(row.PassHatB)})
+	}
+	var err error
+	if len(rows) > 0 {
+		if _, e := fmt.Fprintln(w); e != nil {
+			return e
+		}
+		notes := []string{
+			"effect: mean over cases of the per-case pass-rate difference B − A (each case weighs the same), with a case-level bootstrap 95% interval (4000 resamples, fixed seed)",
+			fmt.Sprintf("pass^%d (A) and pass^%d (B): the share of cases expected to pass all of that many samples (τ-bench's unbiased estimator); – when the run has no case with that many samples", r.MaxSamplesA, r.MaxSamplesB),
+		}
+		err = report.RenderTable(w, markdown, fmt.Sprintf("Samples: paired test on per-case pass rates (A up to %d, B up to %d samples per case)", r.MaxSamplesA, r.MaxSamplesB),
+			[]string{"metric", "A", "B", "effect [95% CI]", "p (sign-flip)", "cases", fmt.Sprintf("pass^%d A", r.MaxSamplesA), fmt.Sprintf("pass^%d B", r.MaxSamplesB)}, rows, notes)
+	}
+	if _, e := fmt.Fprintln(w); e != nil && err == nil {
+		err = e
+	}
+	if len(r.RateChanges) == 0 {
+		if _, e := fmt.Fprintf(w, "No case's pass rate changed between A and B.\n"); e != nil && err == nil {
+			err = e
+		}
+		return err
+	}
+	var crows [][]string
+	fell := 0
+	for _, c := range r.RateChanges {
+		ra, rb := stats.Ratio(c.A.Pass, c.A.N), stats.Ratio(c.B.Pass, c.B.N)
+		dir := "rose"
+		if rb < ra {
+			dir = "fell"
+			fell++
+		}
+		rate := fmt.Sprintf("%d/%d → %d/%d", c.A.Pass, c.A.N, c.B.Pass, c.B.N)
+		if len(c.Checks) == 0 {
+			crows = append(crows, []string{c.Case, rate, dir, "", "", ""})
+		}
+		for i, ch := range c.Checks {
+			cs, rt, d := c.Case, rate, dir
+			if i > 0 {
+				cs, rt, d = "", "", ""
+			}
+			crows = append(crows, []string{cs, rt, d, ch.Check, ch.A, ch.B})
+		}
+	}
+	title := fmt.Sprintf("Cases whose pass rate changed (%d fell, %d rose)", fell, len(r.RateChanges)-fell)
+	notes := []string{"samples passed (as a whole) in A → in B; the checks are those whose outcome differs in sample 1"}
+	if e := report.RenderTable(w, markdown, title, []string{"case", "passed", "change", "check (sample 1)", "A", "B"}, crows, notes); e != nil && err == nil {
+		err = e
+	}
+	return err
+}
+
+func passHat(x *float64) string {
+	if x == nil {
+		return "–"
+	}
+	return fmt.Sprintf("%.1f%%", 100**x)
+}

@@ -1,0 +1,87 @@
+package compare
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+
+	"github.com/searchbench/searchbench/eval/report"
+	"github.com/searchbench/searchbench/eval/report/reporttest"
+	"github.com/searchbench/searchbench/eval/stats"
+)
+
+// sampledRun builds a run with one exa_only routing case per entry: the
+// samples it routed right.
+func sampledRun(variant string, cases ...[]bool) report.Source {
+	var recs []*report.CaseRecord
+	for i, right := range cases {
+		recs = append(recs, reporttest.RoutingSamples(i, string(rune('a'+i)), right...))
+	}
+	return report.Bytes(variant+".json", reporttest.JSON(reporttest.Meta(variant), recs))
+}
+
+func TestSampledRows(t *testing.T) {
+	y, n := true, false
+	a := sampledRun("a",
+		[]bool{n, n, n, n, n}, []bool{n, y, n, n, n}, []bool{y, n, y, n, n}, []bool{y, y, y, y, y}, []bool{y, y, y, n, y}, []bool{n, n, n, n, y})
+	b := sampledRun("b",
+		[]bool{y, y, y, y, y}, []bool{y, y, y, n, y}, []bool{y, y, y, y, y}, []bool{y, y, y, y, y}, []bool{y, y, n, n, y}, []bool{y, n, y, y, y})
+	res, err := Compare(a, b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !res.Sampled || res.MaxSamplesA != 5 || res.MaxSamplesB != 5 || len(res.Flips) != 0 {
+		t.Fatalf("sampled %v, samples %d/%d, %d flips", res.Sampled, res.MaxSamplesA, res.MaxSamplesB, len(res.Flips))
+	}
+	r := row(t, res, "routing.accuracy")
+	pairs := []stats.RatePair{{PassA: 0, NA: 5, PassB: 5, NB: 5}, {PassA: 1, NA: 5, PassB: 4, NB: 5}, {PassA: 2, NA: 5, PassB: 5, NB: 5}, {PassA: 5, NA: 5, PassB: 5, NB: 5}, {PassA: 4, NA: 5, PassB: 3, NB: 5}, {PassA: 1, NA: 5, PassB: 4, NB: 5}}
+	wantP, _ := stats.SignFlip(stats.RateDifferences(pairs))
+	// Differences in fifths: +5 +3 +3 0 −1 +3: 32 of 2^5 assignments have
+	// |Σ| ≥ 13: p = 2·2/32 = 0.125.
+	if !r.Sampled || !r.Exact || r.P != wantP || r.P != 0.125 {
+		t.Errorf("p = %v (sampled %v, exact %v), want %v = 0.125", r.P, r.Sampled, r.Exact, wantP)
+	}
+	if r.Worse != 1 || r.Better != 4 || r.Pairs != 6 {
+		t.Errorf("pairs %d (−%d +%d), want 6 (−1 +4)", r.Pairs, r.Worse, r.Better)
+	}
+	m, lo, hi := stats.MeanDiffInterval(pairs)
+	if r.Effect != m || r.Lo != lo || r.Hi != hi || !(lo < m && m < hi) {
+		t.Errorf("effect %v [%v, %v], want %v [%v, %v]", r.Effect, r.Lo, r.Hi, m, lo, hi)
+	}
+	if r.PassHatA == nil || *r.PassHatA != stats.Round(1.0/6, 6) || r.PassHatB == nil || *r.PassHatB != 0.5 {
+		t.Errorf("pass^5 A %v B %v, want 1/6 and 1/2", r.PassHatA, r.PassHatB)
+	}
+	if len(res.RateChanges) != 5 || res.RateChanges[0].Case != "routing/a" || res.RateChanges[0].B != (stats.Cluster{Pass: 5, N: 5}) {
+		t.Errorf("rate changes %+v", res.RateChanges)
+	}
+	var buf bytes.Buffer
+	if err := Write(&buf, res, false); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"exact paired sign-flip test", "Samples: paired test on per-case pass rates (A up to 5, B up to 5 samples per case)",
+		"p=0.125", "Cases whose pass rate changed (1 fell, 4 rose)", "0/5 → 5/5", "│ ~ "} {
+		if !strings.Contains(buf.String(), want) {
+			t.Errorf("output lacks %q:\n%s", want, buf.String())
+		}
+	}
+	if strings.Contains(buf.String(), "McNemar test on") || strings.Contains(buf.String(), "Flipped cases") {
+		t.Error("a sampled comparison speaks of McNemar or flips")
+	}
+}
+
+// One side sampled, the other not: still paired by case, with a warning.
+func TestSampledAgainstOneSample(t *testing.T) {
+	y, n := true, false
+	a := sampledRun("a", []bool{n}, []bool{y}, []bool{n})
+	b := sampledRun("b", []bool{y, y, n}, []bool{y, y, y}, []bool{n, n, y})
+	res, err := Compare(a, b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !res.Sampled || len(res.Warnings) == 0 || !strings.Contains(strings.Join(res.Warnings, " "), "A has up to 1 sample(s) per case and B up to 3") {
+		t.Errorf("warnings %q", res.Warnings)
+	}
+	if r := row(t, res, "routing.accuracy"); !r.Sampled || r.Better != 2 || r.Worse != 0 {
+		t.Errorf("row %+v", r)
+	}
+}

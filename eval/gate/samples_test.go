@@ -1,0 +1,102 @@
+package gate
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/searchbench/searchbench/eval/report"
+	"github.com/searchbench/searchbench/eval/report/reporttest"
+	"github.com/searchbench/searchbench/eval/score"
+)
+
+func sampled(variant string, right ...[]bool) report.Source {
+	var recs []*report.CaseRecord
+	for i, r := range right {
+		recs = append(recs, reporttest.RoutingSamples(i, string(rune('a'+i)), r...))
+	}
+	return report.Bytes(variant+".json", reporttest.JSON(reporttest.Meta(variant), recs))
+}
+
+func TestPassRateDrop(t *testing.T) {
+	y, n := true, false
+	base := sampled("seed", []bool{y, y, y, y, y}, []bool{y, y, y, y, n}, []bool{n, n, n, n, y}, []bool{y, y, y, y, y})
+	tests := []struct {
+		name  string
+		gates string
+		cur   report.Source
+		want  []string // kind metric case
+	}{
+		{"one unlucky draw is no regression", "regressions: {flips: true}\n",
+			sampled("seed", []bool{y, n, y, y, y}, []bool{y, y, n, y, n}, []bool{n, n, n, n, y}, []bool{y, y, y, y, y}), nil},
+		{"a fall of 0.4 is", "regressions: {flips: true}\n",
+			sampled("seed", []bool{y, n, y, n, y}, []bool{y, y, y, y, n}, []bool{n, n, n, n, y}, []bool{y, y, y, y, y}),
+			[]string{"rate_drop routing routing/a"}},
+		{"pass_rate_drop sets the fall", "regressions: {flips: true, pass_rate_drop: 0.2}\n",
+			sampled("seed", []bool{y, n, y, y, y}, []bool{y, y, y, y, n}, []bool{n, n, n, n, y}, []bool{y, y, y, y, y}),
+			[]string{"rate_drop routing routing/a"}},
+		{"flips off: no rate rule", "regressions: {flips: false}\n",
+			sampled("seed", []bool{n, n, n, n, n}, []bool{y, y, y, y, n}, []bool{n, n, n, n, y}, []bool{y, y, y, y, y}), nil},
+		{"improvements: a rise as large", "regressions: {flips: true, improvements: true}\n",
+			sampled("seed", []bool{y, y, y, y, y}, []bool{y, y, y, y, n}, []bool{y, y, y, n, y}, []bool{y, y, y, y, y}),
+			[]string{"stale routing routing/c"}},
+		{"a sample that did not run counts as failed", "regressions: {flips: true}\n",
+			report.Bytes("cur.json", reporttest.JSON(reporttest.Meta("seed"), []*report.CaseRecord{
+				reporttest.Sampled(reporttest.Routing(0, "a", "exa_only", reporttest.OKMessage(), "exa_search"),
+					reporttest.Errored(0, "a", "exa_only", "cassette miss"), reporttest.Errored(0, "a", "exa_only", "cassette miss"),
+					reporttest.Routing(0, "a", "exa_only", reporttest.OKMessage(), "exa_search"),
+					reporttest.Routing(0, "a", "exa_only", reporttest.OKMessage(), "exa_search")),
+				reporttest.RoutingSamples(1, "b", y, y, y, y, n), reporttest.RoutingSamples(2, "c", n, n, n, n, y), reporttest.RoutingSamples(3, "d", y, y, y, y, y),
+			})),
+			// Every scorer of the case lost the two samples.
+			[]string{"rate_drop flow routing/a", "rate_drop limits routing/a", "rate_drop markdown routing/a", "rate_drop routing routing/a", "rate_drop schema routing/a"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			v, err := Evaluate(mustLoad(t, tt.gates), tt.cur, base, Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got []string
+			for _, x := range v.Violations {
+				if x.Case != "" {
+					got = append(got, x.Kind+" "+x.Metric+" "+x.Case)
+				}
+			}
+			if strings.Join(got, "; ") != strings.Join(tt.want, "; ") {
+				t.Errorf("per-case violations %q, want %q", got, tt.want)
+			}
+			for _, x := range v.Violations {
+				if x.Kind == KindRateDrop && (!strings.Contains(x.Explanation, "passed 5 of 5 samples in the baseline") || !strings.Contains(x.Explanation, "sample 2")) {
+					t.Errorf("explanation %q", x.Explanation)
+				}
+			}
+		})
+	}
+}
+
+// A one-sample baseline against a sampled run: the baseline's one outcome
+// is its rate.
+func TestPassRateDropFromOneSampleBaseline(t *testing.T) {
+	y, n := true, false
+	base := sampled("seed", []bool{y}, []bool{n})
+	cur := sampled("seed", []bool{y, n, n, y, n}, []bool{n, y, n, n, n})
+	v, err := Evaluate(mustLoad(t, "regressions: {flips: true}\n"), cur, base, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(v.Violations) == 0 || v.Violations[len(v.Violations)-1].Kind != KindRateDrop || v.Violations[len(v.Violations)-1].Case != "routing/a" {
+		t.Errorf("violations %+v", v.Violations)
+	}
+}
+
+func TestPassRateDropConfig(t *testing.T) {
+	for _, bad := range []string{"regressions: {pass_rate_drop: 0}\n", "regressions: {pass_rate_drop: 1.5}\n", "regressions: {pass_rate_drop: -0.1}\n"} {
+		_, err := Load("gates.yaml", []byte(bad), score.All())
+		if err == nil || !strings.Contains(err.Error(), "gates.yaml:1:") || !strings.Contains(err.Error(), "pass_rate_drop must be a fraction in (0, 1]") {
+			t.Errorf("%q: %v", bad, err)
+		}
+	}
+	if cfg := mustLoad(t, ""); cfg.PassRateDrop != DefaultPassRateDrop {
+		t.Errorf("default pass_rate_drop %v", cfg.PassRateDrop)
+	}
+}

@@ -57,6 +57,12 @@ difference is not significant); "–" marks metrics with no per-case outcomes
 (means, F1), where no test applies. Then the cases that passed in one report
 and failed in the other, with the checks that changed.
 
+When either report has cases with several samples (record --samples N), each
+per-case pass rate is tested instead with an exact paired sign-flip test on the
+per-case pass-rate differences, with the mean difference, its case-level
+bootstrap interval and pass^N of each run; then the cases whose pass rate
+changed.
+
 Exit status: 0 (a comparison is not a verdict; use run --gates to gate),
 2 when a report cannot be read.`,
 		Args: cobra.ExactArgs(2),

@@ -141,6 +141,9 @@ func recordRun(ctx context.Context, opts *Options) error {
 		}
 		fmt.Fprintf(opts.IO.ErrOut, "%s: recording variant %s from the simulator, which plays the scripted policy %q: it does not read prompts, so its answers are that policy's whatever the prompts say\n", warn, v.Name, policy)
 	}
+	if t := v.Settings.Temperature; opts.Samples > 1 && t != nil && *t == 0 {
+		fmt.Fprintf(opts.IO.ErrOut, "WARNING: variant %s sets temperature 0: a real model's samples will hardly differ, so they measure little beyond the first\n", v.Name)
+	}
 	total := 0
 	for _, it := range items {
 		if evalrun.NeedsTraffic(it.Case) {

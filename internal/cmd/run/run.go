@@ -71,6 +71,11 @@ func NewCmdRun(io *cmdutil.IOStreams, runF func(context.Context, *Options) error
 		Long: `Replay every dataset case against its recorded cassette (no network), score it,
 print the tables and write report.json, report.md and junit.xml to --out.
 
+A case recorded with several samples (record --samples N) is replayed once per
+sample; --samples N replays the first N, and a case with fewer is an input error.
+Rates are then means over every sample with intervals over cases, and the tables
+add pass@k, pass^k and the flaky cases.
+
 With --gates (and usually --baseline) the run is also a verdict: it exits 1 when
 a metric is below its threshold, a metric dropped against the baseline beyond its
 tolerance, or a case that passed in the baseline fails now.

@@ -2,6 +2,7 @@ package stats
 
 import (
 	"bufio"
+	"fmt"
 	"math"
 	"os"
 	"strconv"
@@ -9,9 +10,11 @@ import (
 	"testing"
 )
 
-// TestAgainstR checks SignFlip, PassAtK and PassHatK against the values R
-// computed independently (testdata/reference.R: brute-force enumeration of
-// every sign assignment, and choose()), committed in testdata/reference.tsv.
+// TestAgainstR checks SignFlip (on integers, and on per-case pass rates
+// through RateDifferences), McNemar, PassAtK and PassHatK against the values
+// R computed independently (testdata/reference.R: brute-force enumeration
+// of every sign assignment, binom.test and choose()), committed in
+// testdata/reference.tsv.
 func TestAgainstR(t *testing.T) {
 	f, err := os.Open("testdata/reference.tsv")
 	if err != nil {
@@ -33,7 +36,16 @@ func TestAgainstR(t *testing.T) {
 			t.Fatalf("reference.tsv:%d: %v", line, err)
 		}
 		var args []int64
+		var pairs []RatePair
 		for _, a := range strings.Split(fs[1], ",") {
+			if fs[0] == "signflip-rates" {
+				var p RatePair
+				if _, err := fmt.Sscanf(a, "%d/%d:%d/%d", &p.PassA, &p.NA, &p.PassB, &p.NB); err != nil {
+					t.Fatalf("reference.tsv:%d: %q: %v", line, a, err)
+				}
+				pairs = append(pairs, p)
+				continue
+			}
 			x, err := strconv.ParseInt(a, 10, 64)
 			if err != nil {
 				t.Fatalf("reference.tsv:%d: %v", line, err)
@@ -42,12 +54,17 @@ func TestAgainstR(t *testing.T) {
 		}
 		var got float64
 		switch fs[0] {
-		case "signflip":
+		case "signflip", "signflip-rates":
+			if pairs != nil {
+				args = RateDifferences(pairs)
+			}
 			var exact bool
 			got, exact = SignFlip(args)
 			if !exact {
 				t.Errorf("reference.tsv:%d: SignFlip(%v) not exact", line, args)
 			}
+		case "mcnemar":
+			got = McNemar(int(args[0]), int(args[1]))
 		case "pass@k":
 			got = PassAtK(int(args[0]), int(args[1]), int(args[2]))
 		case "pass^k":
@@ -60,7 +77,7 @@ func TestAgainstR(t *testing.T) {
 			t.Errorf("reference.tsv:%d: %s(%s) = %.17g, R says %.17g", line, fs[0], fs[1], got, want)
 		}
 	}
-	if kinds["signflip"] < 8 || kinds["pass@k"] < 50 || kinds["pass^k"] < 50 {
+	if kinds["signflip"] < 8 || kinds["signflip-rates"] < 3 || kinds["mcnemar"] < 8 || kinds["pass@k"] < 50 || kinds["pass^k"] < 50 {
 		t.Fatalf("reference table too small: %v", kinds)
 	}
 }

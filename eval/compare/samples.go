@@ -11,10 +11,10 @@ import (
 // sampledNote is the metrics table's note when the runs have samples.
 func sampledNote(r *Result) string {
 	return fmt.Sprintf("values are means over every sample; p: exact paired sign-flip test on the per-case pass-rate differences B − A "+
-		"over the %d cases both reports hold (all 2^n sign assignments counted exactly; a seeded Monte Carlo of %d draws past that), "+
+		"over the %d cases both reports hold (all 2^n sign assignments counted exactly; for very large runs a seeded Monte Carlo, marked as such), "+
 		"per metric over the cases where both have an outcome; pairs: cases (−rate fell +rate rose); ~ means p ≥ %.2f (no significant change); "+
 		"– means the metric is not a per-case pass rate, so no test applies. With one sample per case this test is McNemar's",
-		r.Shared, stats.SignFlipDraws, Alpha)
+		r.Shared, Alpha)
 }
 
 // writeSamples prints what a comparison of sampled runs adds: per paired

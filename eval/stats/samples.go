@@ -110,13 +110,18 @@ func percentileSorted(xs []float64, p float64) float64 {
 	return xs[i] + (h-float64(i))*(xs[i+1]-xs[i])
 }
 
-// SignFlipExactLimit bounds the exact sign-flip distribution: the sum of
-// the absolute integer differences it enumerates. Beyond it SignFlip draws
-// SignFlipDraws seeded random sign assignments instead.
+// SignFlipExactWork bounds the exact sign-flip count: the number of cases
+// times the sum of the absolute integer differences (the size of the
+// dynamic programme). Beyond it SignFlip draws seeded random sign
+// assignments: SignFlipDraws of them, fewer for very many cases (never
+// fewer than signFlipMinDraws), so a run of any size compares in well
+// under a second.
 const (
-	SignFlipExactLimit = 1 << 20
-	SignFlipDraws      = 200_000
-	signFlipSeed       = 0x51637f11
+	SignFlipExactWork = 50_000_000
+	SignFlipDraws     = 200_000
+	signFlipMinDraws  = 10_000
+	signFlipMCWork    = 100_000_000
+	signFlipSeed      = 0x51637f11
 )
 
 // SignFlip returns the two-sided p-value of the paired sign-flip
@@ -129,8 +134,8 @@ const (
 // common denominator, see RateDifferences), so the null distribution of the
 // sum is counted exactly, in integers, by dynamic programming over the
 // cases: the complete enumeration of all 2^n sign assignments without
-// listing them. exact is false when Σ|d_i| exceeds SignFlipExactLimit; p is
-// then (1 + hits)/(1 + SignFlipDraws) from a seeded Monte Carlo, which never
+// listing them. exact is false when that would exceed SignFlipExactWork; p
+// is then (1 + hits)/(1 + draws) from a seeded Monte Carlo, which never
 // reports an impossible p of 0.
 func SignFlip(d []int64) (p float64, exact bool) {
 	var abs []int64
@@ -152,58 +157,91 @@ func SignFlip(d []int64) (p float64, exact bool) {
 	if obs < 0 {
 		obs = -obs
 	}
-	if total > SignFlipExactLimit {
+	if total > SignFlipExactWork/int64(len(abs)) {
 		return signFlipMC(abs, obs), false
 	}
 	// count[s] = number of subsets of abs with sum s. Flipping subset S to
 	// negative gives the sum total − 2·sum(S), so |Σ| ≥ obs exactly when
-	// sum(S) ≤ (total−obs)/2 or sum(S) ≥ (total+obs)/2.
-	count := make([]*big.Int, total+1)
-	count[0] = big.NewInt(1)
-	var reach int64
-	for _, a := range abs {
-		for s := reach; s >= 0; s-- {
-			if count[s] == nil {
+	// sum(S) ≤ (total−obs)/2 or sum(S) ≥ (total+obs)/2. Counts fit in a
+	// uint64 up to 63 non-zero differences; past that they are big.Ints.
+	var hits, all *big.Int
+	if len(abs) <= 63 {
+		count := make([]uint64, total+1)
+		count[0] = 1
+		var reach int64
+		for _, a := range abs {
+			for s := reach; s >= 0; s-- {
+				count[s+a] += count[s]
+			}
+			reach += a
+		}
+		var h uint64
+		for s, c := range count {
+			if sum := total - 2*int64(s); sum >= obs || -sum >= obs {
+				h += c
+			}
+		}
+		hits, all = new(big.Int).SetUint64(h), new(big.Int).Lsh(big.NewInt(1), uint(len(abs)))
+	} else {
+		count := make([]*big.Int, total+1)
+		count[0] = big.NewInt(1)
+		var reach int64
+		for _, a := range abs {
+			for s := reach; s >= 0; s-- {
+				if count[s] == nil {
+					continue
+				}
+				if count[s+a] == nil {
+					count[s+a] = new(big.Int)
+				}
+				count[s+a].Add(count[s+a], count[s])
+			}
+			reach += a
+		}
+		hits = new(big.Int)
+		for s, c := range count {
+			if c == nil {
 				continue
 			}
-			if count[s+a] == nil {
-				count[s+a] = new(big.Int)
+			if sum := total - 2*int64(s); sum >= obs || -sum >= obs {
+				hits.Add(hits, c)
 			}
-			count[s+a].Add(count[s+a], count[s])
 		}
-		reach += a
+		all = new(big.Int).Lsh(big.NewInt(1), uint(len(abs)))
 	}
-	hits := new(big.Int)
-	for s, c := range count {
-		if c == nil {
-			continue
-		}
-		if sum := total - 2*int64(s); sum >= obs || -sum >= obs {
-			hits.Add(hits, c)
-		}
-	}
-	all := new(big.Int).Lsh(big.NewInt(1), uint(len(abs)))
 	f, _ := new(big.Rat).SetFrac(hits, all).Float64()
 	return math.Min(f, 1), true
 }
 
+// signFlipDraws is how many random sign assignments the Monte Carlo of n
+// non-zero differences draws.
+func signFlipDraws(n int) int {
+	return max(signFlipMinDraws, min(SignFlipDraws, signFlipMCWork/max(n, 1)))
+}
+
 func signFlipMC(abs []int64, obs int64) float64 {
 	rng := rand.New(rand.NewPCG(signFlipSeed, uint64(len(abs))))
+	draws := signFlipDraws(len(abs))
 	hits := 0
-	for range SignFlipDraws {
+	for range draws {
 		var s int64
-		for _, a := range abs {
-			if rng.Uint64()&1 == 1 {
+		var bits uint64
+		for i, a := range abs {
+			if i%64 == 0 {
+				bits = rng.Uint64()
+			}
+			if bits&1 == 1 {
 				s += a
 			} else {
 				s -= a
 			}
+			bits >>= 1
 		}
 		if s >= obs || -s >= obs {
 			hits++
 		}
 	}
-	return float64(1+hits) / float64(1+SignFlipDraws)
+	return float64(1+hits) / float64(1+draws)
 }
 
 // RatePair is one case's samples in two runs: A passed PassA of NA samples,

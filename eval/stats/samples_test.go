@@ -114,7 +114,7 @@ func TestSignFlipMonteCarlo(t *testing.T) {
 		abs[i] = max(x, -x)
 	}
 	mc := signFlipMC(abs, obs)
-	se := math.Sqrt(exactP * (1 - exactP) / SignFlipDraws)
+	se := math.Sqrt(exactP * (1 - exactP) / float64(signFlipDraws(len(abs))))
 	if math.Abs(mc-exactP) > 4*se {
 		t.Errorf("Monte Carlo p = %v, exact %v (4 SE = %v)", mc, exactP, 4*se)
 	}
@@ -122,9 +122,38 @@ func TestSignFlipMonteCarlo(t *testing.T) {
 		t.Errorf("Monte Carlo not deterministic: %v then %v", mc, again)
 	}
 	// Past the limit SignFlip switches to Monte Carlo and says so.
-	big := []int64{SignFlipExactLimit, 1, 2}
+	big := []int64{SignFlipExactWork, 1, 2}
 	if _, exact := SignFlip(big); exact {
 		t.Error("SignFlip over the limit claims exactness")
+	}
+	if signFlipDraws(10) != SignFlipDraws || signFlipDraws(1_000_000) != signFlipMinDraws {
+		t.Errorf("draws: %d for 10 cases, %d for a million", signFlipDraws(10), signFlipDraws(1_000_000))
+	}
+}
+
+// Past 63 non-zero differences the counts are big integers: the two paths
+// agree where both apply, and a long run of +1s gives the exact tail.
+func TestSignFlipManyCases(t *testing.T) {
+	var d []int64
+	for i := range 80 {
+		d = append(d, int64(1+i%3))
+	}
+	d[0], d[1] = -2, -3
+	p, exact := SignFlip(d)
+	if !exact || p <= 0 || p > 1e-12 {
+		t.Errorf("80 mostly positive differences: p = %v (exact %v)", p, exact)
+	}
+	// 70 differences, 40 of +1 and 30 of −1: the sign test, McNemar(30, 40).
+	var e []int64
+	for i := range 70 {
+		if i < 40 {
+			e = append(e, 1)
+		} else {
+			e = append(e, -1)
+		}
+	}
+	if p, _ := SignFlip(e); math.Abs(p-McNemar(30, 40)) > 1e-15 {
+		t.Errorf("70 ±1 differences: p = %v, McNemar %v", p, McNemar(30, 40))
 	}
 }
 
@@ -205,5 +234,18 @@ func TestMeanDiffInterval(t *testing.T) {
 	}
 	if m, lo, hi := MeanDiffInterval(nil); m != 0 || lo != 0 || hi != 0 {
 		t.Error("no pairs")
+	}
+}
+
+// BenchmarkSignFlip10k is the exact test of a 10,000-case comparison with
+// five samples a side (differences in fifths).
+func BenchmarkSignFlip10k(b *testing.B) {
+	d := make([]int64, 10_000)
+	for i := range d {
+		d[i] = int64(i%11 - 5)
+	}
+	d[0] = 5
+	for b.Loop() {
+		SignFlip(d)
 	}
 }

@@ -72,6 +72,14 @@ type RateChange struct {
 	Checks []CheckChange // checks whose outcome in sample 1 differs
 }
 
+// FlakyPair is a case flaky in A, B or both: each sample's result on each
+// side (nil where the case was not flaky there).
+type FlakyPair struct {
+	Case string
+	Seq  int
+	A, B []string
+}
+
 // Result is a comparison of report A with report B.
 type Result struct {
 	NameA, NameB string
@@ -86,6 +94,8 @@ type Result struct {
 	Sampled                  bool
 	MaxSamplesA, MaxSamplesB int
 	RateChanges              []RateChange
+	// Flaky lists the cases whose samples ended differently in A or B.
+	Flaky []FlakyPair
 	// Warnings say what the comparison cannot tell: above all, that two
 	// simulator recordings differ only by the simulator's scripts.
 	Warnings []string
@@ -263,6 +273,7 @@ func Compare(a, b report.Source) (*Result, error) {
 		return out
 	}
 	hatA, hatB := passHat(sumA, res.MaxSamplesA), passHat(sumB, res.MaxSamplesB)
+	res.Flaky = flakyPairs(sumA, sumB)
 
 	// Rows: A's metrics in order, then those only B has.
 	byB := map[string]*score.Metric{}
@@ -308,6 +319,34 @@ func Compare(a, b report.Source) (*Result, error) {
 	}
 	res.Warnings = append(warnings(res.A, res.B), res.Warnings...)
 	return res, nil
+}
+
+// flakyPairs joins the flaky cases of both summaries, in case order.
+func flakyPairs(a, b *report.Summary) []FlakyPair {
+	byCase := map[string]*FlakyPair{}
+	var out []*FlakyPair
+	add := func(s *report.Summary, side func(*FlakyPair, []string)) {
+		if s.Samples == nil {
+			return
+		}
+		for _, f := range s.Samples.Flaky {
+			p := byCase[f.Case]
+			if p == nil {
+				p = &FlakyPair{Case: f.Case, Seq: f.Seq}
+				byCase[f.Case] = p
+				out = append(out, p)
+			}
+			side(p, f.Results)
+		}
+	}
+	add(a, func(p *FlakyPair, r []string) { p.A = r })
+	add(b, func(p *FlakyPair, r []string) { p.B = r })
+	slices.SortStableFunc(out, func(x, y *FlakyPair) int { return x.Seq - y.Seq })
+	res := make([]FlakyPair, len(out))
+	for i, p := range out {
+		res[i] = *p
+	}
+	return res
 }
 
 func b2i(b bool) int {

@@ -3,6 +3,7 @@ package compare
 import (
 	"fmt"
 	"io"
+	"strings"
 
 	"github.com/searchbench/searchbench/eval/report"
 	"github.com/searchbench/searchbench/eval/stats"
@@ -49,6 +50,9 @@ func writeSamples(w io.Writer, r *Result, markdown bool) error {
 	if _, e := fmt.Fprintln(w); e != nil && err == nil {
 		err = e
 	}
+	if e := writeFlaky(w, r, markdown); e != nil && err == nil {
+		err = e
+	}
 	if len(r.RateChanges) == 0 {
 		if _, e := fmt.Fprintf(w, "No case's pass rate changed between A and B.\n"); e != nil && err == nil {
 			err = e
@@ -89,4 +93,34 @@ func passHat(x *float64) string {
 		return "–"
 	}
 	return fmt.Sprintf("%.1f%%", 100**x)
+}
+
+// writeFlaky prints the cases whose samples ended differently in A or B.
+func writeFlaky(w io.Writer, r *Result, markdown bool) error {
+	nA, nB := 0, 0
+	var rows [][]string
+	side := func(res []string) string {
+		if res == nil {
+			return "(not flaky)"
+		}
+		return strings.Join(res, " ")
+	}
+	for _, f := range r.Flaky {
+		if f.A != nil {
+			nA++
+		}
+		if f.B != nil {
+			nB++
+		}
+		rows = append(rows, []string{f.Case, side(f.A), side(f.B)})
+	}
+	notes := []string{"each sample's result in order (sample 1 first); every flaky case's samples and what differed are in each run's report (summary.samples.flaky)"}
+	if len(rows) == 0 {
+		notes = []string{"no case ended differently across its samples in either run"}
+	}
+	if err := report.RenderTable(w, markdown, fmt.Sprintf("Flaky cases (%d in A, %d in B)", nA, nB), []string{"case", "A", "B"}, rows, notes); err != nil {
+		return err
+	}
+	_, err := fmt.Fprintln(w)
+	return err
 }

@@ -59,7 +59,8 @@ func TestSampledRows(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, want := range []string{"exact paired sign-flip test", "Samples: paired test on per-case pass rates (A up to 5, B up to 5 samples per case)",
-		"p=0.125", "Cases whose pass rate changed (1 fell, 4 rose)", "0/5 → 5/5", "│ ~ "} {
+		"p=0.125", "Cases whose pass rate changed (1 fell, 4 rose)", "0/5 → 5/5", "│ ~ ",
+		"Flaky cases (4 in A, 3 in B)", "routing/b │ fail pass fail fail fail │ pass pass pass fail pass"} {
 		if !strings.Contains(buf.String(), want) {
 			t.Errorf("output lacks %q:\n%s", want, buf.String())
 		}

@@ -65,14 +65,12 @@ func (r *CaseRecord) EachSample(f func(SampleRecord)) {
 }
 
 // MetricClusters returns, per metric, how many of r's samples passed it of
-// those that have an outcome for it (a sample that did not run has none,
-// as a one-sample case that did not run counts toward no metric).
+// those that have an outcome for it: exactly the outcomes the aggregators
+// count (a sample that did not run has no scores, so no outcome, as a
+// one-sample case that did not run counts toward no metric).
 func (r *CaseRecord) MetricClusters() map[string]stats.Cluster {
 	out := map[string]stats.Cluster{}
 	r.EachSample(func(s SampleRecord) {
-		if s.Error != "" {
-			return
-		}
 		for _, res := range s.Scores {
 			for m, ok := range res.Outcomes() {
 				c := out[m]

@@ -110,6 +110,16 @@ func Record(ctx context.Context, items []Item, opts RecordOptions) error {
 	if n <= 0 {
 		n = 4
 	}
+	// Each case's number of samples, read before the workers start: the
+	// manifest is written as cases finish.
+	samples := map[string]int{}
+	for _, it := range traffic {
+		k := opts.Samples
+		if k <= 0 {
+			k = manifest.Cases[it.Case.Key()].SampleCount()
+		}
+		samples[it.Case.Key()] = k
+	}
 	type result struct {
 		key   string
 		entry Entry
@@ -118,11 +128,7 @@ func Record(ctx context.Context, items []Item, opts RecordOptions) error {
 	var errs []error
 	recorded := 0
 	err = ordered(ctx, traffic, n, func(ctx context.Context, it Item) result {
-		n := opts.Samples
-		if n <= 0 {
-			n = manifest.Cases[it.Case.Key()].SampleCount()
-		}
-		e, err := opts.recordOne(ctx, shelf, it.Case, n)
+		e, err := opts.recordOne(ctx, shelf, it.Case, samples[it.Case.Key()])
 		return result{it.Case.Key(), e, err}
 	}, func(r result) error {
 		if r.err != nil {

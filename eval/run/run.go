@@ -2,6 +2,10 @@
 // them, or records their traffic into cassettes. Both go through Execute, so
 // a replay asks for exactly what the recording answered.
 //
+// A case recorded with several samples (RecordOptions.Samples) has one
+// cassette per sample (Shelf.SamplePath) and is replayed once per sample;
+// sample 1 makes its record and the others are attached to it.
+//
 // Cases run in parallel (bounded by Options.Parallel) and their records are
 // written in selection order, so a run's reports are byte-identical however
 // the work was scheduled. Records stream to the writers as cases finish; only

@@ -134,6 +134,7 @@ func Evaluate(cfg *Config, current, baseline report.Source, opt Options) (*Verdi
 	var baseMeta report.Meta
 	var baseSum *report.Summary
 	hashed := false
+	baseMax, curMax := 0, 0 // the most samples a case has
 	if baseline.Open != nil {
 		v.Baseline = baseline.Name
 		base = map[string]*baseCase{}
@@ -152,6 +153,7 @@ func Evaluate(cfg *Config, current, baseline report.Source, opt Options) (*Verdi
 				}
 			}
 			hashed = hashed || r.Hash != ""
+			baseMax = max(baseMax, b.samples)
 			base[r.Key] = b
 			baseOrder = append(baseOrder, r.Key)
 			return nil
@@ -188,6 +190,7 @@ func Evaluate(cfg *Config, current, baseline report.Source, opt Options) (*Verdi
 	}, func(r *report.CaseRecord) error {
 		v.Counts.Cases++
 		inCurrent[r.Key] = true
+		curMax = max(curMax, r.SampleCount())
 		if base == nil {
 			return nil
 		}
@@ -217,6 +220,9 @@ func Evaluate(cfg *Config, current, baseline report.Source, opt Options) (*Verdi
 			return nil, err
 		}
 		e.vanishedScorers()
+		if baseMax != curMax && baseMax > 0 && curMax > 0 {
+			v.Notes = append(v.Notes, fmt.Sprintf("the baseline has up to %d sample(s) per case and this run up to %d: means and the pass rates of flaky cases differ by construction; gate runs with the samples the baseline was made with", baseMax, curMax))
+		}
 		if opt.AllowMismatch && (curMeta.Variant != baseMeta.Variant || curMeta.Mode != baseMeta.Mode || curMeta.VariantHash != baseMeta.VariantHash) {
 			v.Notes = append(v.Notes, fmt.Sprintf("baseline variant %s/mode %s differs from this run's %s/%s (allowed)",
 				withHash(baseMeta), baseMeta.Mode, withHash(curMeta), curMeta.Mode))

@@ -87,6 +87,9 @@ func TestPassRateDropFromOneSampleBaseline(t *testing.T) {
 	if len(v.Violations) == 0 || v.Violations[len(v.Violations)-1].Kind != KindRateDrop || v.Violations[len(v.Violations)-1].Case != "routing/a" {
 		t.Errorf("violations %+v", v.Violations)
 	}
+	if !strings.Contains(strings.Join(v.Notes, "\n"), "the baseline has up to 1 sample(s) per case and this run up to 5") {
+		t.Errorf("no note of the different samples: %q", v.Notes)
+	}
 }
 
 func TestPassRateDropConfig(t *testing.T) {

@@ -35,36 +35,32 @@ func writeSamples(w io.Writer, r *Result, markdown bool) error {
 			fmt.Sprintf("%+.1f pp [%+.1f, %+.1f]", 100*row.Effect, 100*row.Lo, 100*row.Hi), p, pairsCell(row),
 			passHat(row.PassHatA), passHat(row.PassHatB)})
 	}
-	var err error
-	if len(rows) > 0 {
-		if _, e := fmt.Fprintln(w); e != nil {
-			return e
-		}
-		notes := []string{
-			"effect: mean over cases of the per-case pass-rate difference B − A (each case weighs the same), with a case-level bootstrap 95% interval (4000 resamples, fixed seed)",
-			fmt.Sprintf("pass^%d (A) and pass^%d (B): the share of cases expected to pass all of that many samples (τ-bench's unbiased estimator); – when the run has no case with that many samples", r.MaxSamplesA, r.MaxSamplesB),
-		}
-		err = report.RenderTable(w, markdown, fmt.Sprintf("Samples: paired test on per-case pass rates (A up to %d, B up to %d samples per case)", r.MaxSamplesA, r.MaxSamplesB),
-			[]string{"metric", "A", "B", "effect [95% CI]", "p (sign-flip)", "cases", fmt.Sprintf("pass^%d A", r.MaxSamplesA), fmt.Sprintf("pass^%d B", r.MaxSamplesB)}, rows, notes)
+	if _, err := fmt.Fprintln(w); err != nil {
+		return err
 	}
-	if _, e := fmt.Fprintln(w); e != nil && err == nil {
-		err = e
+	notes := []string{
+		"effect: mean over cases of the per-case pass-rate difference B − A (each case weighs the same), with a case-level bootstrap 95% interval (4000 resamples, fixed seed)",
+		fmt.Sprintf("pass^%d (A) and pass^%d (B): the share of cases expected to pass all of that many samples (τ-bench's unbiased estimator); – when the run has no case with that many samples", r.MaxSamplesA, r.MaxSamplesB),
 	}
-	if e := writeFlaky(w, r, markdown); e != nil && err == nil {
-		err = e
+	if err := report.RenderTable(w, markdown, fmt.Sprintf("Samples: paired test on per-case pass rates (A up to %d, B up to %d samples per case)", r.MaxSamplesA, r.MaxSamplesB),
+		[]string{"metric", "A", "B", "effect [95% CI]", "p (sign-flip)", "cases", fmt.Sprintf("pass^%d A", r.MaxSamplesA), fmt.Sprintf("pass^%d B", r.MaxSamplesB)}, rows, notes); err != nil {
+		return err
+	}
+	if _, err := fmt.Fprintln(w); err != nil {
+		return err
+	}
+	if err := writeFlaky(w, r, markdown); err != nil {
+		return err
 	}
 	if len(r.RateChanges) == 0 {
-		if _, e := fmt.Fprintf(w, "No case's pass rate changed between A and B.\n"); e != nil && err == nil {
-			err = e
-		}
+		_, err := fmt.Fprintf(w, "No case's pass rate changed between A and B.\n")
 		return err
 	}
 	var crows [][]string
 	fell := 0
 	for _, c := range r.RateChanges {
-		ra, rb := stats.Ratio(c.A.Pass, c.A.N), stats.Ratio(c.B.Pass, c.B.N)
 		dir := "rose"
-		if rb < ra {
+		if stats.Ratio(c.B.Pass, c.B.N) < stats.Ratio(c.A.Pass, c.A.N) {
 			dir = "fell"
 			fell++
 		}
@@ -81,11 +77,8 @@ func writeSamples(w io.Writer, r *Result, markdown bool) error {
 		}
 	}
 	title := fmt.Sprintf("Cases whose pass rate changed (%d fell, %d rose)", fell, len(r.RateChanges)-fell)
-	notes := []string{"samples passed (as a whole) in A → in B; the checks are those whose outcome differs in sample 1"}
-	if e := report.RenderTable(w, markdown, title, []string{"case", "passed", "change", "check (sample 1)", "A", "B"}, crows, notes); e != nil && err == nil {
-		err = e
-	}
-	return err
+	return report.RenderTable(w, markdown, title, []string{"case", "passed", "change", "check (sample 1)", "A", "B"}, crows,
+		[]string{"samples passed (as a whole) in A → in B; the checks are those whose outcome differs in sample 1"})
 }
 
 func passHat(x *float64) string {

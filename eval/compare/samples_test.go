@@ -2,6 +2,7 @@ package compare
 
 import (
 	"bytes"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -84,5 +85,87 @@ func TestSampledAgainstOneSample(t *testing.T) {
 	}
 	if r := row(t, res, "routing.accuracy"); !r.Sampled || r.Better != 2 || r.Worse != 0 {
 		t.Errorf("row %+v", r)
+	}
+}
+
+// A sampled against a one-sample B: still the sampled path, rates from
+// A's samples.
+func TestSampledAgainstOneSampleReversed(t *testing.T) {
+	y, n := true, false
+	a := sampledRun("a", []bool{y, y, n}, []bool{n, n, y}, []bool{y, y, y})
+	b := sampledRun("b", []bool{y}, []bool{n}, []bool{y})
+	res, err := Compare(a, b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := row(t, res, "routing.accuracy")
+	// Rates 2/3 → 1, 1/3 → 0, 1 → 1: one rose, one fell.
+	if !res.Sampled || !r.Sampled || r.Better != 1 || r.Worse != 1 || r.Pairs != 3 {
+		t.Errorf("sampled %v row %+v", res.Sampled, r)
+	}
+	if len(res.RateChanges) != 2 || res.RateChanges[0].Case != "routing/a" || res.RateChanges[1].Case != "routing/b" {
+		t.Errorf("rate changes %+v", res.RateChanges)
+	}
+}
+
+func TestSampledOutputCells(t *testing.T) {
+	y, n := true, false
+	// Case a: sample 1 alike in A and B, later samples differ: a rate
+	// change without a changed check.
+	a := sampledRun("a", []bool{y, n, n, n}, []bool{y, y, y, y})
+	b := sampledRun("b", []bool{y, y, y, n}, []bool{y, y, y, y})
+	res, err := Compare(a, b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.RateChanges) != 1 || len(res.RateChanges[0].Checks) != 0 {
+		t.Fatalf("rate changes %+v", res.RateChanges)
+	}
+	r := row(t, res, "routing.accuracy")
+	var buf bytes.Buffer
+	if err := Write(&buf, res, false); err != nil {
+		t.Fatal(err)
+	}
+	out := buf.String()
+	effect := fmt.Sprintf("%+.1f pp [%+.1f, %+.1f]", 100*r.Effect, 100*r.Lo, 100*r.Hi)
+	for _, want := range []string{effect, "+25.0 pp [+0.0, +50.0]", "│ 50.0%    │ 50.0%",
+		"routing/a │ 1/4 → 3/4 │ rose", "Cases whose pass rate changed (0 fell, 1 rose)",
+		"each sample's result in order", "routing/a │ pass fail fail fail │ pass pass pass fail"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
+	if passHat(nil) != "–" || passHat(&r.Effect) != fmt.Sprintf("%.1f%%", 100*r.Effect) {
+		t.Errorf("passHat: %q %q", passHat(nil), passHat(&r.Effect))
+	}
+
+	// No flaky case and no rate change.
+	same := sampledRun("a", []bool{y, y}, []bool{n, n})
+	res, err = Compare(same, same)
+	if err != nil {
+		t.Fatal(err)
+	}
+	buf.Reset()
+	if err := Write(&buf, res, false); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"Flaky cases (0 in A, 0 in B)", "no case ended differently across its samples in either run", "No case's pass rate changed between A and B."} {
+		if !strings.Contains(buf.String(), want) {
+			t.Errorf("output lacks %q:\n%s", want, buf.String())
+		}
+	}
+}
+
+// The flaky cases of A and B are joined in case order.
+func TestFlakyPairsOrder(t *testing.T) {
+	y, n := true, false
+	a := sampledRun("a", []bool{y, y}, []bool{y, n})
+	b := sampledRun("b", []bool{n, y}, []bool{y, y})
+	res, err := Compare(a, b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Flaky) != 2 || res.Flaky[0].Case != "routing/a" || res.Flaky[0].A != nil || res.Flaky[1].Case != "routing/b" || res.Flaky[1].B != nil {
+		t.Errorf("flaky %+v", res.Flaky)
 	}
 }

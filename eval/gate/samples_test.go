@@ -103,3 +103,66 @@ func TestPassRateDropConfig(t *testing.T) {
 		t.Errorf("default pass_rate_drop %v", cfg.PassRateDrop)
 	}
 }
+
+func strip(rec *report.CaseRecord, scorer string) *report.CaseRecord {
+	keep := func(rs []score.Result) []score.Result {
+		var out []score.Result
+		for _, r := range rs {
+			if r.Scorer != scorer {
+				out = append(out, r)
+			}
+		}
+		return out
+	}
+	rec.Scores = keep(rec.Scores)
+	for i := range rec.Samples {
+		rec.Samples[i].Scores = keep(rec.Samples[i].Scores)
+	}
+	return rec
+}
+
+// A scorer that judged the case's samples in the baseline and judges none
+// now lost every sample; a scorer new in the run has nothing to compare.
+func TestPassRateDropScorers(t *testing.T) {
+	y := true
+	src := func(recs ...*report.CaseRecord) report.Source {
+		return report.Bytes("x.json", reporttest.JSON(reporttest.Meta("seed"), recs))
+	}
+	full := func() *report.CaseRecord { return reporttest.RoutingSamples(0, "a", y, y, y, y, y) }
+	v, err := Evaluate(mustLoad(t, "regressions: {flips: true, vanished: false}\n"), src(strip(full(), "routing")), src(full()), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, x := range v.Violations {
+		got = append(got, x.Kind+" "+x.Metric+" "+x.Want+" → "+x.Got)
+	}
+	if strings.Join(got, "; ") != "rate_drop routing pass rate above 60% (5/5 in the baseline) → 0/5" {
+		t.Errorf("violations %q", got)
+	}
+	v, err = Evaluate(mustLoad(t, "regressions: {flips: true, improvements: true}\n"), src(full()), src(strip(full(), "routing")), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, x := range v.Violations {
+		if x.Case != "" {
+			t.Errorf("a scorer new in the run: %+v", x)
+		}
+	}
+}
+
+// A new case is a new failure when any of its samples fails.
+func TestNewSampledCaseFailing(t *testing.T) {
+	y, n := true, false
+	base := sampled("seed", []bool{y, y, y})
+	cur := report.Bytes("cur.json", reporttest.JSON(reporttest.Meta("seed"), []*report.CaseRecord{
+		reporttest.RoutingSamples(0, "a", y, y, y), reporttest.RoutingSamples(1, "new", y, y, n),
+	}))
+	v, err := Evaluate(mustLoad(t, "regressions: {flips: true}\n"), cur, base, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(v.Violations) != 1 || v.Violations[0].Kind != KindNewFailure || v.Violations[0].Case != "routing/new" {
+		t.Errorf("violations %+v", v.Violations)
+	}
+}

@@ -184,6 +184,7 @@ func Compare(a, b report.Source) (*Result, error) {
 	}
 	pairs := map[string]*pairCount{}
 	var flips []Flip
+	var rateChanges []RateChange
 	err = report.Scan(b, func(m report.Meta) error { res.B = m; return nil },
 		func(r *report.CaseRecord) error {
 			res.CasesB++
@@ -240,11 +241,10 @@ func Compare(a, b report.Source) (*Result, error) {
 					}
 				}
 			}
-			if sa.whole != sb.whole && (sa.whole.N > 1 || sb.whole.N > 1) {
-				ra, rb := stats.Ratio(sa.whole.Pass, sa.whole.N), stats.Ratio(sb.whole.Pass, sb.whole.N)
-				if ra != rb {
-					res.RateChanges = append(res.RateChanges, RateChange{Case: r.Key, Seq: r.Seq, A: sa.whole, B: sb.whole, Checks: changes(sa, sb)})
-				}
+			// Every case whose pass rate changed, one-sample ones too: in a
+			// sampled comparison they take the place of flips.
+			if stats.Ratio(sa.whole.Pass, sa.whole.N) != stats.Ratio(sb.whole.Pass, sb.whole.N) {
+				rateChanges = append(rateChanges, RateChange{Case: r.Key, Seq: r.Seq, A: sa.whole, B: sb.whole, Checks: changes(sa, sb)})
 			}
 			if sa.pass != sb.pass {
 				flips = append(flips, Flip{Case: r.Key, Seq: r.Seq, ToFail: sa.pass, Checks: changes(sa, sb)})
@@ -256,7 +256,9 @@ func Compare(a, b report.Source) (*Result, error) {
 	}
 
 	res.Sampled = res.MaxSamplesA > 1 || res.MaxSamplesB > 1
-	if !res.Sampled {
+	if res.Sampled {
+		res.RateChanges = rateChanges
+	} else {
 		// One sample per case: a flip is a change of the case's outcome.
 		res.Flips = flips
 	}

@@ -169,3 +169,67 @@ func TestFlakyPairsOrder(t *testing.T) {
 		t.Errorf("flaky %+v", res.Flaky)
 	}
 }
+
+// In a sampled comparison a one-sample case keeps a one-sample row, and
+// its flip is listed with the rate changes; the changes come in case order
+// whatever the order of B's records.
+func TestSampledWithOneSampleCases(t *testing.T) {
+	y, n := true, false
+	meta := reporttest.Meta("a")
+	a := report.Bytes("a.json", reporttest.JSON(meta, []*report.CaseRecord{
+		reporttest.RoutingSamples(0, "r", y, n, y),
+		reporttest.Consent(1, "c", "YES", "yes please", "YES", "yes.phrase"),
+		reporttest.RoutingSamples(2, "s", y, y, y),
+	}))
+	b := report.Bytes("b.json", reporttest.JSON(reporttest.Meta("b"), []*report.CaseRecord{
+		reporttest.RoutingSamples(2, "s", n, y, y),
+		reporttest.Consent(1, "c", "YES", "yes please", "NO", "no.phrase"),
+		reporttest.RoutingSamples(0, "r", y, y, y),
+	}))
+	res, err := Compare(a, b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r := row(t, res, "consent.accuracy"); r.Sampled || !r.Paired {
+		t.Errorf("consent.accuracy row %+v: one sample a side, not a sampled row", r)
+	}
+	if r := row(t, res, "routing.accuracy"); !r.Sampled {
+		t.Errorf("routing.accuracy row %+v", r)
+	}
+	var keys []string
+	for _, c := range res.RateChanges {
+		keys = append(keys, c.Case)
+	}
+	if strings.Join(keys, " ") != "routing/r consent/c routing/s" || len(res.Flips) != 0 {
+		t.Errorf("rate changes %v, flips %d", keys, len(res.Flips))
+	}
+	var buf bytes.Buffer
+	if err := Write(&buf, res, false); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(buf.String(), "(summary.samples.flaky)\n\nCases whose pass rate changed (2 fell, 1 rose)") {
+		t.Errorf("output:\n%s", buf.String())
+	}
+	// An unsampled comparison has flips and no rate changes.
+	one := report.Bytes("o.json", reporttest.JSON(meta, []*report.CaseRecord{reporttest.Consent(1, "c", "YES", "yes please", "YES", "yes.phrase")}))
+	two := report.Bytes("t.json", reporttest.JSON(meta, []*report.CaseRecord{reporttest.Consent(1, "c", "YES", "yes please", "NO", "no.phrase")}))
+	if res, err := Compare(one, two); err != nil || res.Sampled || len(res.RateChanges) != 0 || len(res.Flips) != 1 {
+		t.Errorf("unsampled: %v %+v", err, res)
+	}
+}
+
+// Two reports of one variant hash in different modes are not "the same
+// prompts and settings".
+func TestSameHashOtherMode(t *testing.T) {
+	ma, mb := reporttest.Meta("seed"), reporttest.Meta("seed")
+	ma.VariantHash, mb.VariantHash = "abc", "abc"
+	mb.Mode = "structured"
+	for _, w := range warnings(ma, mb) {
+		if strings.Contains(w, "same variant hash") {
+			t.Errorf("warning %q for different modes", w)
+		}
+	}
+	if w := warnings(ma, ma); len(w) != 1 || !strings.Contains(w[0], "same variant hash (abc)") {
+		t.Errorf("same hash and mode: %q", w)
+	}
+}

@@ -170,7 +170,6 @@ const sampleMethod = "every pass rate in Metrics is the mean over all samples (n
 // memory budget.
 type sampleAgg struct {
 	maxN, sampled int
-	order         []string
 	metrics       map[string]*metricClusters
 	flaky         []FlakyCase
 }
@@ -210,18 +209,13 @@ func (a *sampleAgg) add(rec *CaseRecord) {
 		}
 	})
 	clusters[caseMetric] = whole
-	names := make([]string, 0, len(clusters))
-	for m := range clusters {
-		names = append(names, m)
-	}
-	slices.Sort(names)
-	for _, m := range names {
-		c := clusters[m]
+	// Each metric's list grows in case order; the order metrics are
+	// visited in does not matter.
+	for m, c := range clusters {
 		mc := a.metrics[m]
 		if mc == nil {
 			mc = &metricClusters{}
 			a.metrics[m] = mc
-			a.order = append(a.order, m)
 		}
 		switch {
 		case c.N > 1:

@@ -142,10 +142,7 @@ func Evaluate(cfg *Config, current, baseline report.Source, opt Options) (*Verdi
 			baseMeta = m
 			return nil
 		}, func(r *report.CaseRecord) error {
-			b := &baseCase{info: r.CaseInfo, pass: r.Passed(), scorer: map[string]bool{}, samples: r.SampleCount()}
-			if b.samples > 1 {
-				b.rates = r.ScorerRates()
-			}
+			b := &baseCase{info: r.CaseInfo, pass: r.Passed(), scorer: map[string]bool{}, samples: r.SampleCount(), rates: r.ScorerRates()}
 			for _, res := range r.Scores {
 				b.scorer[res.Scorer] = res.Pass
 				if !res.Measure {
@@ -359,15 +356,7 @@ func passedAll(r *report.CaseRecord) bool {
 // scorer whose pass rate over the samples fell by at least PassRateDrop;
 // with improvements on, one for each whose rate rose by as much.
 func rateChanges(r *report.CaseRecord, b *baseCase, cfg *Config) []Violation {
-	now := r.ScorerRates()
-	base := b.rates
-	if base == nil {
-		// A one-sample baseline case: its one outcome per scorer.
-		base = map[string]stats.Cluster{}
-		for _, s := range b.scorers {
-			base[s] = stats.Cluster{Pass: b2i(b.scorer[s]), N: 1}
-		}
-	}
+	now, base := r.ScorerRates(), b.rates // a one-sample case: its one outcome per scorer
 	names := slices.Collect(maps.Keys(base))
 	for s := range now {
 		if _, ok := base[s]; !ok {
@@ -425,13 +414,6 @@ func failingSamples(r *report.CaseRecord, scorer string) string {
 		}
 	})
 	return strings.Join(parts, "; ")
-}
-
-func b2i(b bool) int {
-	if b {
-		return 1
-	}
-	return 0
 }
 
 // vanishedScorers turns scorers that stopped judging cases into one

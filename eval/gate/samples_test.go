@@ -99,6 +99,9 @@ func TestPassRateDropConfig(t *testing.T) {
 			t.Errorf("%q: %v", bad, err)
 		}
 	}
+	if cfg := mustLoad(t, "regressions: {pass_rate_drop: 1}\n"); cfg.PassRateDrop != 1 {
+		t.Errorf("pass_rate_drop 1 (every sample lost): %v", cfg.PassRateDrop)
+	}
 	if cfg := mustLoad(t, ""); cfg.PassRateDrop != DefaultPassRateDrop {
 		t.Errorf("default pass_rate_drop %v", cfg.PassRateDrop)
 	}
@@ -164,5 +167,67 @@ func TestNewSampledCaseFailing(t *testing.T) {
 	}
 	if len(v.Violations) != 1 || v.Violations[0].Kind != KindNewFailure || v.Violations[0].Case != "routing/new" {
 		t.Errorf("violations %+v", v.Violations)
+	}
+}
+
+// The explanations give the fall and the rise in points.
+func TestRateExplanations(t *testing.T) {
+	y, n := true, false
+	base := sampled("seed", []bool{y, y, y, y, y}, []bool{n, n, n, n, n})
+	cur := sampled("seed", []bool{y, y, y, n, n}, []bool{y, y, y, y, n})
+	v, err := Evaluate(mustLoad(t, "regressions: {flips: true, improvements: true}\n"), cur, base, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var expl []string
+	for _, x := range v.Violations {
+		if x.Metric == "routing" {
+			expl = append(expl, x.Explanation)
+		}
+	}
+	all := strings.Join(expl, "\n")
+	if !strings.Contains(all, "its pass rate fell by 40 points, at least pass_rate_drop (40)") || !strings.Contains(all, "its pass rate rose by 80 points since the baseline") {
+		t.Errorf("explanations:\n%s", all)
+	}
+}
+
+// An empty baseline says nothing of samples.
+func TestNoSamplesNoteForEmptyBaseline(t *testing.T) {
+	y := true
+	empty := report.Bytes("base.json", reporttest.JSON(reporttest.Meta("seed"), nil))
+	v, err := Evaluate(mustLoad(t, ""), sampled("seed", []bool{y, y}), empty, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(strings.Join(v.Notes, "\n"), "sample(s) per case") {
+		t.Errorf("notes %q", v.Notes)
+	}
+}
+
+// Variant hashes: a mismatch only when both reports have one and they
+// differ; --allow-mismatch turns it into a note.
+func TestVariantHashMismatch(t *testing.T) {
+	y := true
+	withHash := func(h string) report.Source {
+		m := reporttest.Meta("seed")
+		m.VariantHash = h
+		return report.Bytes("r.json", reporttest.JSON(m, []*report.CaseRecord{reporttest.RoutingSamples(0, "a", y)}))
+	}
+	for _, tt := range []struct {
+		cur, base string
+		mismatch  bool
+	}{{"aaa", "bbb", true}, {"", "bbb", false}, {"aaa", "", false}, {"aaa", "aaa", false}} {
+		_, err := Evaluate(mustLoad(t, ""), withHash(tt.cur), withHash(tt.base), Options{})
+		if IsMismatch(err) != tt.mismatch {
+			t.Errorf("hash %q against %q: %v", tt.cur, tt.base, err)
+		}
+	}
+	v, err := Evaluate(mustLoad(t, ""), withHash("aaa"), withHash("bbb"), Options{AllowMismatch: true})
+	if err != nil || !strings.Contains(strings.Join(v.Notes, "\n"), "differs from this run's seed (hash aaa)/model (allowed)") {
+		t.Errorf("allowed mismatch: %v %q", err, v.Notes)
+	}
+	v, err = Evaluate(mustLoad(t, ""), withHash("aaa"), withHash("aaa"), Options{AllowMismatch: true})
+	if err != nil || strings.Contains(strings.Join(v.Notes, "\n"), "(allowed)") {
+		t.Errorf("same variant with --allow-mismatch: %v %q", err, v.Notes)
 	}
 }

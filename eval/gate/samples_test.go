@@ -191,16 +191,18 @@ func TestRateExplanations(t *testing.T) {
 	}
 }
 
-// An empty baseline says nothing of samples.
-func TestNoSamplesNoteForEmptyBaseline(t *testing.T) {
+// An empty baseline or an empty run says nothing of samples.
+func TestNoSamplesNoteForEmptyReport(t *testing.T) {
 	y := true
-	empty := report.Bytes("base.json", reporttest.JSON(reporttest.Meta("seed"), nil))
-	v, err := Evaluate(mustLoad(t, ""), sampled("seed", []bool{y, y}), empty, Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if strings.Contains(strings.Join(v.Notes, "\n"), "sample(s) per case") {
-		t.Errorf("notes %q", v.Notes)
+	empty := report.Bytes("empty.json", reporttest.JSON(reporttest.Meta("seed"), nil))
+	for _, tt := range []struct{ cur, base report.Source }{{sampled("seed", []bool{y, y}), empty}, {empty, sampled("seed", []bool{y, y})}} {
+		v, err := Evaluate(mustLoad(t, "regressions: {removed_cases: false}\n"), tt.cur, tt.base, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if strings.Contains(strings.Join(v.Notes, "\n"), "sample(s) per case") {
+			t.Errorf("notes %q", v.Notes)
+		}
 	}
 }
 

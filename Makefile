@@ -48,10 +48,15 @@ baseline: build
 	rm -rf reports/.baseline
 
 # cassettes: re-record every shipped cassette from the simulator, for every
-# prompt variant and output mode. Deterministic: a second run changes nothing.
+# prompt variant and output mode; the routing set in model mode gets
+# $(SAMPLES) samples per case (record --samples). Deterministic: a second run
+# changes nothing.
+SAMPLES := 5
 cassettes: build
 	@for v in $(VARIANTS); do for m in $(MODES); do \
-	  $(BIN) record --backend sim --variant $$v --mode $$m || exit 1; done; done
+	  s=1; [ $$m = model ] && s=$(SAMPLES); \
+	  $(BIN) record --backend sim --variant $$v --mode $$m --filter dataset:flows --samples 1 || exit 1; \
+	  $(BIN) record --backend sim --variant $$v --mode $$m --filter dataset:routing --samples $$s || exit 1; done; done
 
 # compare: replay both shipped prompt variants (each run is stored under
 # reports/runs/<variant>/model/) and compare them case by case, by name.

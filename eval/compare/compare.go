@@ -33,6 +33,15 @@ type Row struct {
 	Pairs         int
 	Worse, Better int
 	P             float64
+	// Sampled rows compare runs with several samples per case: Worse and
+	// Better count the cases whose pass rate fell or rose, P is the exact
+	// paired sign-flip test on the per-case pass-rate differences
+	// (stats.SignFlip; Exact false when it was a seeded Monte Carlo), and
+	// Effect is their mean with a case-level bootstrap 95% interval.
+	Sampled            bool
+	Exact              bool
+	Effect, Lo, Hi     float64
+	PassHatA, PassHatB *float64 // pass^N of each run (N: Result.MaxSamples), when it has it
 }
 
 // Significant reports whether a paired row's change is significant.
@@ -54,6 +63,23 @@ type Flip struct {
 	Checks []CheckChange
 }
 
+// RateChange is a case whose pass rate (over its samples) differs between
+// two sampled runs.
+type RateChange struct {
+	Case   string
+	Seq    int
+	A, B   stats.Cluster // samples passed of samples run, whole case
+	Checks []CheckChange // checks whose outcome in sample 1 differs
+}
+
+// FlakyPair is a case flaky in A, B or both: each sample's result on each
+// side (nil where the case was not flaky there).
+type FlakyPair struct {
+	Case string
+	Seq  int
+	A, B []string
+}
+
 // Result is a comparison of report A with report B.
 type Result struct {
 	NameA, NameB string
@@ -63,6 +89,13 @@ type Result struct {
 	Shared       int
 	Rows         []Row
 	Flips        []Flip
+	// Sampled is set when either report has cases with several samples:
+	// the rows test per-case pass rates, and RateChanges replaces Flips.
+	Sampled                  bool
+	MaxSamplesA, MaxSamplesB int
+	RateChanges              []RateChange
+	// Flaky lists the cases whose samples ended differently in A or B.
+	Flaky []FlakyPair
 	// Warnings say what the comparison cannot tell: above all, that two
 	// simulator recordings differ only by the simulator's scripts.
 	Warnings []string
@@ -91,13 +124,21 @@ func warnings(a, b report.Meta) []string {
 // its checks' states, for pairing with B.
 type caseState struct {
 	pass     bool
+	whole    stats.Cluster            // samples passed as a whole, of all
+	clusters map[string]stats.Cluster // per metric, over samples
 	outcomes map[string]bool
 	checks   map[string]string
 	order    []string
 }
 
 func stateOf(r *report.CaseRecord) *caseState {
-	s := &caseState{pass: r.Pass, outcomes: map[string]bool{}, checks: map[string]string{}}
+	s := &caseState{pass: r.Pass, outcomes: map[string]bool{}, checks: map[string]string{}, clusters: r.MetricClusters()}
+	r.EachSample(func(x report.SampleRecord) {
+		s.whole.N++
+		if x.Pass {
+			s.whole.Pass++
+		}
+	})
 	for _, res := range r.Scores {
 		for m, ok := range res.Outcomes() {
 			s.outcomes[m] = ok
@@ -136,8 +177,14 @@ func Compare(a, b report.Source) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	type pairCount struct{ n, worse, better int }
+	type pairCount struct {
+		n, worse, better int
+		rates            []stats.RatePair
+		sampled          bool // some pair has several samples on a side
+	}
 	pairs := map[string]*pairCount{}
+	var flips []Flip
+	var rateChanges []RateChange
 	err = report.Scan(b, func(m report.Meta) error { res.B = m; return nil },
 		func(r *report.CaseRecord) error {
 			res.CasesB++
@@ -147,32 +194,88 @@ func Compare(a, b report.Source) (*Result, error) {
 			}
 			res.Shared++
 			sb := stateOf(r)
-			for m, okB := range sb.outcomes {
-				okA, both := sa.outcomes[m]
-				if !both {
-					continue
+			res.MaxSamplesA = max(res.MaxSamplesA, sa.whole.N)
+			res.MaxSamplesB = max(res.MaxSamplesB, sb.whole.N)
+			if sa.whole.N > 1 || sb.whole.N > 1 {
+				// Sampled: pair the metric's pass rates over the samples
+				// wherever both runs have an outcome in some sample.
+				for m, cb := range sb.clusters {
+					ca, both := sa.clusters[m]
+					if !both || ca.N == 0 || cb.N == 0 {
+						continue
+					}
+					pc := pairs[m]
+					if pc == nil {
+						pc = &pairCount{}
+						pairs[m] = pc
+					}
+					pc.n++
+					pc.sampled = true
+					pc.rates = append(pc.rates, stats.RatePair{PassA: ca.Pass, NA: ca.N, PassB: cb.Pass, NB: cb.N})
+					ra, rb := stats.Ratio(ca.Pass, ca.N), stats.Ratio(cb.Pass, cb.N)
+					switch {
+					case ra > rb:
+						pc.worse++
+					case ra < rb:
+						pc.better++
+					}
 				}
-				pc := pairs[m]
-				if pc == nil {
-					pc = &pairCount{}
-					pairs[m] = pc
-				}
-				pc.n++
-				switch {
-				case okA && !okB:
-					pc.worse++
-				case !okA && okB:
-					pc.better++
+			} else {
+				for m, okB := range sb.outcomes {
+					okA, both := sa.outcomes[m]
+					if !both {
+						continue
+					}
+					pc := pairs[m]
+					if pc == nil {
+						pc = &pairCount{}
+						pairs[m] = pc
+					}
+					pc.n++
+					pc.rates = append(pc.rates, stats.RatePair{PassA: b2i(okA), NA: 1, PassB: b2i(okB), NB: 1})
+					switch {
+					case okA && !okB:
+						pc.worse++
+					case !okA && okB:
+						pc.better++
+					}
 				}
 			}
+			// Every case whose pass rate changed, one-sample ones too: in a
+			// sampled comparison they take the place of flips.
+			if stats.Ratio(sa.whole.Pass, sa.whole.N) != stats.Ratio(sb.whole.Pass, sb.whole.N) {
+				rateChanges = append(rateChanges, RateChange{Case: r.Key, Seq: r.Seq, A: sa.whole, B: sb.whole, Checks: changes(sa, sb)})
+			}
 			if sa.pass != sb.pass {
-				res.Flips = append(res.Flips, Flip{Case: r.Key, Seq: r.Seq, ToFail: sa.pass, Checks: changes(sa, sb)})
+				flips = append(flips, Flip{Case: r.Key, Seq: r.Seq, ToFail: sa.pass, Checks: changes(sa, sb)})
 			}
 			return nil
 		}, func(s *report.Summary) { sumB = s })
 	if err != nil {
 		return nil, err
 	}
+
+	res.Sampled = res.MaxSamplesA > 1 || res.MaxSamplesB > 1
+	if res.Sampled {
+		res.RateChanges = rateChanges
+	} else {
+		// One sample per case: a flip is a change of the case's outcome.
+		res.Flips = flips
+	}
+	passHat := func(s *report.Summary, n int) map[string]*float64 {
+		out := map[string]*float64{}
+		if s.Samples == nil {
+			return out
+		}
+		for _, m := range s.Samples.Metrics {
+			if len(m.PassHatK) == n && n > 1 {
+				out[m.Name] = &m.PassHatK[n-1]
+			}
+		}
+		return out
+	}
+	hatA, hatB := passHat(sumA, res.MaxSamplesA), passHat(sumB, res.MaxSamplesB)
+	res.Flaky = flakyPairs(sumA, sumB)
 
 	// Rows: A's metrics in order, then those only B has.
 	byB := map[string]*score.Metric{}
@@ -189,7 +292,14 @@ func Compare(a, b report.Source) (*Result, error) {
 		if ma != nil && mb != nil && ma.Paired && mb.Paired {
 			if pc := pairs[name.Name]; pc != nil && pc.n > 0 {
 				row.Paired, row.Pairs, row.Worse, row.Better = true, pc.n, pc.worse, pc.better
-				row.P = stats.McNemar(pc.worse, pc.better)
+				if res.Sampled {
+					row.Sampled = pc.sampled
+					row.P, row.Exact = stats.SignFlip(stats.RateDifferences(pc.rates))
+					row.Effect, row.Lo, row.Hi = stats.MeanDiffInterval(pc.rates)
+					row.PassHatA, row.PassHatB = hatA[name.Name], hatB[name.Name]
+				} else {
+					row.P = stats.McNemar(pc.worse, pc.better)
+				}
 			}
 		}
 		res.Rows = append(res.Rows, row)
@@ -205,8 +315,47 @@ func Compare(a, b report.Source) (*Result, error) {
 		}
 	}
 	slices.SortStableFunc(res.Flips, func(x, y Flip) int { return x.Seq - y.Seq })
-	res.Warnings = warnings(res.A, res.B)
+	slices.SortStableFunc(res.RateChanges, func(x, y RateChange) int { return x.Seq - y.Seq })
+	if res.Sampled && res.MaxSamplesA != res.MaxSamplesB {
+		res.Warnings = append(res.Warnings, fmt.Sprintf("A has up to %d sample(s) per case and B up to %d: a case's pass rate is measured more finely on one side; the sign-flip test still pairs them case by case", res.MaxSamplesA, res.MaxSamplesB))
+	}
+	res.Warnings = append(warnings(res.A, res.B), res.Warnings...)
 	return res, nil
+}
+
+// flakyPairs joins the flaky cases of both summaries, in case order.
+func flakyPairs(a, b *report.Summary) []FlakyPair {
+	byCase := map[string]*FlakyPair{}
+	var out []*FlakyPair
+	add := func(s *report.Summary, side func(*FlakyPair, []string)) {
+		if s.Samples == nil {
+			return
+		}
+		for _, f := range s.Samples.Flaky {
+			p := byCase[f.Case]
+			if p == nil {
+				p = &FlakyPair{Case: f.Case, Seq: f.Seq}
+				byCase[f.Case] = p
+				out = append(out, p)
+			}
+			side(p, f.Results)
+		}
+	}
+	add(a, func(p *FlakyPair, r []string) { p.A = r })
+	add(b, func(p *FlakyPair, r []string) { p.B = r })
+	slices.SortStableFunc(out, func(x, y *FlakyPair) int { return x.Seq - y.Seq })
+	res := make([]FlakyPair, len(out))
+	for i, p := range out {
+		res[i] = *p
+	}
+	return res
+}
+
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }
 
 // changes lists the checks whose state differs between A and B, in A's
@@ -368,11 +517,20 @@ func Write(w io.Writer, r *Result, opt Options) error {
 		rows = append(rows, []string{row.Metric, cell(row.A), cell(row.B), d, pValue(row), pairsCell(row)})
 	}
 	notes := []string{r.pNote()}
+	if r.Sampled {
+		notes = []string{sampledNote(r)}
+	}
 	if hidden > 0 {
 		notes = append(notes, fmt.Sprintf("%d metric(s) with no significant change (~) not shown; -v shows every row", hidden))
 	}
 	if e := report.RenderTable(w, markdown, "Metrics", []string{"metric", "A", "B", "delta", "p", "pairs"}, rows, notes); e != nil && err == nil {
 		err = e
+	}
+	if r.Sampled {
+		if e := writeSamples(w, r, markdown); e != nil && err == nil {
+			err = e
+		}
+		return err
 	}
 	if len(r.Flips) == 0 {
 		printf("\nNo case flipped between A and B.\n")

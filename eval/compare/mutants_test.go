@@ -4,11 +4,16 @@ package compare
 // (gremlins unleash --workers 2 ./eval/compare; see README, Development).
 //
 // Equivalent mutants (gremlins v0.6.0, 2026-11-25), left alive on purpose:
-//   - compare.go:168 CONDITIONALS_BOUNDARY on `pc.n > 0`: a pair count is
+//   - compare.go:293 CONDITIONALS_BOUNDARY on `pc.n > 0`: a pair count is
 //     created only together with its first pair, so n is never 0.
-//   - compare.go:245 and :273 CONDITIONALS_NEGATION on `e != nil && err ==
-//     nil`: a table that fails to render has failed on the writer, and the
-//     next write reports the same error.
+//   - compare.go:433, :437 and :467 CONDITIONALS_NEGATION on `e != nil &&
+//     err == nil`: a table that fails to render has failed on the writer,
+//     and the next write reports the same error.
+//   - compare.go:271 CONDITIONALS_BOUNDARY on `n > 1`: a samples section
+//     lists only metrics of sampled cases, whose pass^k has at least two
+//     entries, so `len(m.PassHatK) == n` already excludes n = 1.
+//   - samples.go:63 CONDITIONALS_BOUNDARY on `<`: a rate change never has
+//     equal rates.
 
 import (
 	"testing"

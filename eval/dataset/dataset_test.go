@@ -109,6 +109,12 @@ cases:
 			`x.yaml:12:5: case "Bad_Id": missing field "label"`,
 			`x.yaml:12:9: case "Bad_Id": id "Bad_Id" must match`,
 		}},
+		{"sample suffix", `kind: routing
+cases:
+  - id: t-year.s2
+    query: q
+    label: exa_only
+`, []string{`x.yaml:3:9: case "t-year.s2": id "t-year.s2" ends in .s2, which names the cassette of sample 2 of case "t-year"`}},
 		{"consent problems", `kind: consent
 cases:
   - id: c1

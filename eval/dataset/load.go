@@ -18,6 +18,10 @@ import (
 
 var idRE = regexp.MustCompile(`^[a-z0-9][a-z0-9._-]*$`)
 
+// sampleSuffixRE matches ids that would collide with a sample cassette:
+// sample k ≥ 2 of case X is X.s<k>.yaml (record --samples).
+var sampleSuffixRE = regexp.MustCompile(`^(.+)\.s([0-9]+)$`)
+
 // LoadDir loads every *.yaml file in dir, sorted by name. Problems in all
 // files are collected into one *Error.
 func LoadDir(dir string) ([]*Dataset, error) {
@@ -161,6 +165,9 @@ func (p *parser) parseCase(ds *Dataset, n *yaml.Node) *Case {
 		c.ID = p.str(f, id, "id")
 		if c.ID != "" && !idRE.MatchString(c.ID) {
 			p.add(f, id, fmt.Sprintf("id %q must match %s", c.ID, idRE))
+		}
+		if m := sampleSuffixRE.FindStringSubmatch(c.ID); m != nil {
+			p.add(f, id, fmt.Sprintf("id %q ends in .s%s, which names the cassette of sample %s of case %q (<case>.s<k>.yaml); choose another id", c.ID, m[2], m[2], m[1]))
 		}
 	}
 	if f := fields["tags"]; f != nil {

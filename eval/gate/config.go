@@ -32,6 +32,12 @@ type Config struct {
 	// purpose, so later regressions are measured from the new state (a
 	// ratchet). Off by default.
 	Improvements bool
+	// PassRateDrop replaces Flips and Improvements for a case with several
+	// samples (in the run or the baseline): a scorer whose pass rate over
+	// the case's samples fell by at least this much is a violation (and,
+	// with Improvements, one whose rate rose by as much). A fraction in
+	// (0, 1]; default DefaultPassRateDrop.
+	PassRateDrop float64
 	// The rules that close the holes a subset comparison would leave, each
 	// on by default: a case new in the run that fails (NewFailures), a
 	// baseline case inside the run's selection that the run lacks
@@ -44,6 +50,10 @@ type Config struct {
 	// MaxHeadline); empty means the gated ones.
 	Headline []string
 }
+
+// DefaultPassRateDrop is the default PassRateDrop: with five samples, a
+// case must lose two of them, so one unlucky draw is not a regression.
+const DefaultPassRateDrop = 0.4
 
 // MaxHeadline bounds the headline table.
 const MaxHeadline = 12
@@ -88,7 +98,7 @@ var metricRE = regexp.MustCompile(`^[a-z][a-z0-9_]*((\.[A-Za-z0-9_>-]+)+(\.\*)?|
 // that is not is a typo, reported with the nearest valid name and every
 // other problem as a *ConfigError. A gate typo never makes a gate vacuous.
 func Load(file string, data []byte, scorers []score.Scorer) (*Config, error) {
-	l := &loader{cfg: &Config{File: file, Flips: true, NewFailures: true, RemovedCases: true,
+	l := &loader{cfg: &Config{File: file, PassRateDrop: DefaultPassRateDrop, Flips: true, NewFailures: true, RemovedCases: true,
 		EditedCases: true, ChangedDatasets: true, Vanished: true}, scorers: score.Names(scorers), cat: score.NewCatalogue(scorers)}
 	var doc yaml.Node
 	if err := yaml.Unmarshal(data, &doc); err != nil {
@@ -277,7 +287,7 @@ func (l *loader) regressions(n *yaml.Node) {
 	rules := map[string]*bool{"flips": &l.cfg.Flips, "improvements": &l.cfg.Improvements,
 		"new_failures": &l.cfg.NewFailures, "removed_cases": &l.cfg.RemovedCases, "edited_cases": &l.cfg.EditedCases,
 		"changed_datasets": &l.cfg.ChangedDatasets, "vanished": &l.cfg.Vanished}
-	for _, kv := range l.mapping(n, "regressions", "tolerance", "metrics", "flips", "improvements",
+	for _, kv := range l.mapping(n, "regressions", "tolerance", "metrics", "flips", "improvements", "pass_rate_drop",
 		"new_failures", "removed_cases", "edited_cases", "changed_datasets", "vanished") {
 		if p, isRule := rules[kv.key.Value]; isRule {
 			if b, ok := l.boolean(kv.val, kv.key.Value); ok {
@@ -286,6 +296,14 @@ func (l *loader) regressions(n *yaml.Node) {
 			continue
 		}
 		switch kv.key.Value {
+		case "pass_rate_drop":
+			if v, ok := l.number(kv.val, "pass_rate_drop"); ok {
+				if v <= 0 || v > 1 {
+					l.addf(kv.val, "pass_rate_drop must be a fraction in (0, 1] (0.4: a fall of 40 points), got %g", v)
+				} else {
+					l.cfg.PassRateDrop = v
+				}
+			}
 		case "tolerance":
 			if v, ok := l.number(kv.val, "tolerance"); ok {
 				if v < 0 {

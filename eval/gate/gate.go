@@ -10,6 +10,9 @@
 //     tolerance, and a metric the baseline had that the run lacks;
 //   - flips: a case that passed a scorer in the baseline and fails it now;
 //   - improvements (off by default): the opposite, a stale baseline;
+//   - for a case with several samples (record --samples) flips and
+//     improvements judge its pass rate over the samples instead: a scorer
+//     whose rate fell (or, for improvements, rose) by pass_rate_drop;
 //   - new failures: a case the baseline does not have that fails;
 //   - removed cases: a baseline case in the run's selection the run lacks;
 //   - edited cases: a case whose content changed under the same id;
@@ -28,6 +31,7 @@ package gate
 import (
 	"errors"
 	"fmt"
+	"maps"
 	"math"
 	"slices"
 	"strings"
@@ -35,6 +39,7 @@ import (
 	"github.com/searchbench/searchbench/eval/dataset"
 	"github.com/searchbench/searchbench/eval/report"
 	"github.com/searchbench/searchbench/eval/score"
+	"github.com/searchbench/searchbench/eval/stats"
 )
 
 // Kinds of violation.
@@ -44,6 +49,7 @@ const (
 	KindRegression = "regression" // a metric worsened beyond its tolerance
 	KindFlip       = "flip"       // a case passed a scorer in the baseline, fails it now
 	KindStale      = "stale"      // a case improved: the baseline must be updated
+	KindRateDrop   = "rate_drop"  // a sampled case's pass rate fell by pass_rate_drop or more
 	KindNewFailure = "new_failure"
 	KindRemoved    = "removed"
 	KindEdited     = "edited"
@@ -53,7 +59,7 @@ const (
 
 // kindOrder is the order violations are listed and counted in.
 var kindOrder = []string{KindDataset, KindThreshold, KindNoData, KindRegression, KindVanished,
-	KindRemoved, KindEdited, KindNewFailure, KindFlip, KindStale}
+	KindRemoved, KindEdited, KindNewFailure, KindFlip, KindRateDrop, KindStale}
 
 // Violation is one broken rule.
 type Violation = report.Violation
@@ -106,6 +112,10 @@ type baseCase struct {
 	pass    bool            // the case passed
 	scorer  map[string]bool // every scorer that judged it → passed
 	scorers []string        // non-measure scorers, in result order
+	// samples is how many samples the case has; rates its non-measure
+	// scorers' passes over them (report.CaseRecord.ScorerRates).
+	samples int
+	rates   map[string]stats.Cluster
 }
 
 // Evaluate judges the report current against cfg and, when baseline.Open
@@ -124,6 +134,7 @@ func Evaluate(cfg *Config, current, baseline report.Source, opt Options) (*Verdi
 	var baseMeta report.Meta
 	var baseSum *report.Summary
 	hashed := false
+	baseMax, curMax := 0, 0 // the most samples a case has
 	if baseline.Open != nil {
 		v.Baseline = baseline.Name
 		base = map[string]*baseCase{}
@@ -131,7 +142,7 @@ func Evaluate(cfg *Config, current, baseline report.Source, opt Options) (*Verdi
 			baseMeta = m
 			return nil
 		}, func(r *report.CaseRecord) error {
-			b := &baseCase{info: r.CaseInfo, pass: r.Passed(), scorer: map[string]bool{}}
+			b := &baseCase{info: r.CaseInfo, pass: r.Passed(), scorer: map[string]bool{}, samples: r.SampleCount(), rates: r.ScorerRates()}
 			for _, res := range r.Scores {
 				b.scorer[res.Scorer] = res.Pass
 				if !res.Measure {
@@ -139,6 +150,7 @@ func Evaluate(cfg *Config, current, baseline report.Source, opt Options) (*Verdi
 				}
 			}
 			hashed = hashed || r.Hash != ""
+			baseMax = max(baseMax, b.samples)
 			base[r.Key] = b
 			baseOrder = append(baseOrder, r.Key)
 			return nil
@@ -175,6 +187,7 @@ func Evaluate(cfg *Config, current, baseline report.Source, opt Options) (*Verdi
 	}, func(r *report.CaseRecord) error {
 		v.Counts.Cases++
 		inCurrent[r.Key] = true
+		curMax = max(curMax, r.SampleCount())
 		if base == nil {
 			return nil
 		}
@@ -204,6 +217,9 @@ func Evaluate(cfg *Config, current, baseline report.Source, opt Options) (*Verdi
 			return nil, err
 		}
 		e.vanishedScorers()
+		if baseMax != curMax && baseMax > 0 && curMax > 0 {
+			v.Notes = append(v.Notes, fmt.Sprintf("the baseline has up to %d sample(s) per case and this run up to %d: means and the pass rates of flaky cases differ by construction; gate runs with the samples the baseline was made with", baseMax, curMax))
+		}
 		if opt.AllowMismatch && (curMeta.Variant != baseMeta.Variant || curMeta.Mode != baseMeta.Mode || curMeta.VariantHash != baseMeta.VariantHash) {
 			v.Notes = append(v.Notes, fmt.Sprintf("baseline variant %s/mode %s differs from this run's %s/%s (allowed)",
 				withHash(baseMeta), baseMeta.Mode, withHash(curMeta), curMeta.Mode))
@@ -272,7 +288,7 @@ func (e *evaluation) note(format string, args ...any) {
 
 // newCase judges a case the baseline does not have.
 func (e *evaluation) newCase(r *report.CaseRecord) {
-	if r.Passed() || !e.cfg.NewFailures {
+	if passedAll(r) || !e.cfg.NewFailures {
 		return
 	}
 	e.add(Violation{Kind: KindNewFailure, Metric: failingScorers(r), Case: r.Key, Want: "pass (a new case)", Got: gotOf(r),
@@ -308,6 +324,14 @@ func (e *evaluation) sharedCase(r *report.CaseRecord, b *baseCase, hashed bool) 
 			}
 		}
 	}
+	if r.SampleCount() > 1 || b.samples > 1 {
+		// Samples: one unlucky draw is not a flip; a fall of the pass rate
+		// by pass_rate_drop is.
+		for _, x := range rateChanges(r, b, e.cfg) {
+			e.add(x)
+		}
+		return
+	}
 	if e.cfg.Flips {
 		for _, x := range flips(r, b) {
 			e.add(x)
@@ -318,6 +342,78 @@ func (e *evaluation) sharedCase(r *report.CaseRecord, b *baseCase, hashed bool) 
 			e.add(x)
 		}
 	}
+}
+
+// passedAll reports whether every sample of r passed.
+func passedAll(r *report.CaseRecord) bool {
+	ok := true
+	r.EachSample(func(s report.SampleRecord) { ok = ok && s.Pass })
+	return ok
+}
+
+// rateChanges applies the per-case rules to a case with several samples in
+// the run or the baseline: with flips on, a violation for each non-measure
+// scorer whose pass rate over the samples fell by at least PassRateDrop;
+// with improvements on, one for each whose rate rose by as much.
+func rateChanges(r *report.CaseRecord, b *baseCase, cfg *Config) []Violation {
+	now, base := r.ScorerRates(), b.rates // a one-sample case: its one outcome per scorer
+	names := slices.Collect(maps.Keys(base))
+	for s := range now {
+		if _, ok := base[s]; !ok {
+			names = append(names, s)
+		}
+	}
+	slices.Sort(names)
+	// A little slack so that 0.4 of 5 samples is exactly two, not a
+	// rounding error short of them.
+	const eps = 1e-9
+	var out []Violation
+	for _, s := range names {
+		bc, known := base[s]
+		nc := now[s]
+		if nc.N == 0 {
+			nc.N = r.SampleCount() // the scorer judged no sample: none passed
+		}
+		if !known {
+			continue // new scorer: nothing to compare with
+		}
+		br, nr := stats.Ratio(bc.Pass, bc.N), stats.Ratio(nc.Pass, nc.N)
+		fell := br - nr
+		switch {
+		case cfg.Flips && fell >= cfg.PassRateDrop-eps:
+			expl := fmt.Sprintf("the %s scorer passed %d of %d samples in the baseline and %d of %d now: its pass rate fell by %.0f points, at least pass_rate_drop (%.0f)",
+				s, bc.Pass, bc.N, nc.Pass, nc.N, 100*fell, 100*cfg.PassRateDrop)
+			if fails := failingSamples(r, s); fails != "" {
+				expl += "; " + fails
+			}
+			out = append(out, Violation{Kind: KindRateDrop, Metric: s, Case: r.Key,
+				Want: fmt.Sprintf("pass rate above %.0f%% (%d/%d in the baseline)", 100*(br-cfg.PassRateDrop), bc.Pass, bc.N),
+				Got:  fmt.Sprintf("%d/%d", nc.Pass, nc.N), Explanation: expl})
+		case cfg.Improvements && -fell >= cfg.PassRateDrop-eps:
+			out = append(out, Violation{Kind: KindStale, Metric: s, Case: r.Key,
+				Want: fmt.Sprintf("pass rate near %d/%d (as in the baseline)", bc.Pass, bc.N), Got: fmt.Sprintf("%d/%d", nc.Pass, nc.N),
+				Explanation: fmt.Sprintf("its pass rate rose by %.0f points since the baseline: update the baseline on purpose (make baseline) so later changes are judged from here", -100*fell)})
+		}
+	}
+	return out
+}
+
+// failingSamples says how sample by sample the scorer failed r.
+func failingSamples(r *report.CaseRecord, scorer string) string {
+	var parts []string
+	r.EachSample(func(s report.SampleRecord) {
+		if s.Error != "" {
+			first, _, _ := strings.Cut(s.Error, "\n")
+			parts = append(parts, fmt.Sprintf("sample %d did not run: %s", s.Sample, first))
+			return
+		}
+		for _, res := range s.Scores {
+			if res.Scorer == scorer && !res.Pass {
+				parts = append(parts, fmt.Sprintf("sample %d: %s", s.Sample, strings.Join(checkTexts(res), "; ")))
+			}
+		}
+	})
+	return strings.Join(parts, "; ")
 }
 
 // vanishedScorers turns scorers that stopped judging cases into one

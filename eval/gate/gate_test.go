@@ -57,7 +57,7 @@ colour: red
 		`gates.yaml:11:10: flips must be true or false, got "yes please"`,
 		`gates.yaml:13:35: regression rule "cost.tokens": unknown key "ignor" (want tolerance, ignore)`,
 		`gates.yaml:14:21: regression rule "cost.latency.*": set tolerance or ignore`,
-		`gates.yaml:15:3: regressions: unknown key "extra" (want tolerance, metrics, flips, improvements, new_failures, removed_cases, edited_cases, changed_datasets, vanished)`,
+		`gates.yaml:15:3: regressions: unknown key "extra" (want tolerance, metrics, flips, improvements, pass_rate_drop, new_failures, removed_cases, edited_cases, changed_datasets, vanished)`,
 		`gates.yaml:16:1: the gates file: unknown key "colour" (want thresholds, regressions, headline)`,
 	}
 	msg := err.Error()

@@ -4,19 +4,19 @@ package gate
 // (gremlins unleash --workers 2 ./eval/gate; see README, Development).
 //
 // Equivalent mutants (gremlins v0.6.0, 2026-11-25), left alive on purpose:
-//   - config.go:115 ARITHMETIC_BASE / INVERT_NEGATIVES on `a.Col - b.Col`:
+//   - config.go:125 ARITHMETIC_BASE / INVERT_NEGATIVES on `a.Col - b.Col`:
 //     problems on one line are produced in column order already (a
 //     mapping's keys are visited left to right), so the column tie-break of
 //     the stable sort never reorders anything.
-//   - config.go:144 CONDITIONALS_BOUNDARY on `i+1 < len(n.Content)`: a YAML
+//   - config.go:154 CONDITIONALS_BOUNDARY on `i+1 < len(n.Content)`: a YAML
 //     mapping node always holds key/value pairs, an even count, so `<=`
 //     never reaches the out-of-range index.
-//   - config.go:349 CONDITIONALS_BOUNDARY on `len(o.Pattern) > len(best)`:
+//   - config.go:367 CONDITIONALS_BOUNDARY on `len(o.Pattern) > len(best)`:
 //     two distinct patterns of equal length cannot both match one metric
 //     (each would have to be a prefix of the other), and duplicate keys are
 //     rejected.
-//   - gate.go thresholds `m.Value < *t.Min-epsilon` / `> *t.Max+epsilon`
-//     and regression `worse <= tol+epsilon` CONDITIONALS_BOUNDARY: they
+//   - gate.go:527/:532 thresholds `m.Value < *t.Min-epsilon` / `> *t.Max+epsilon`
+//     and :639 regression `worse <= tol+epsilon` CONDITIONALS_BOUNDARY: they
 //     differ only when a value equals the bound plus or minus 1e-9 exactly,
 //     which reported (6-decimal) values never do; TestBoundaries pins the
 //     values that matter (on the bound, and a hair beyond).

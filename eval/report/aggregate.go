@@ -17,6 +17,8 @@ type Summary struct {
 	Errors  int            `json:"errors"`
 	Metrics []score.Metric `json:"metrics"`
 	Tables  []score.Table  `json:"tables,omitempty"`
+	// Samples is set only when some case has several samples.
+	Samples *SamplesSummary `json:"samples,omitempty"`
 }
 
 // Aggregate accumulates case records into a Summary, feeding each result to
@@ -24,10 +26,11 @@ type Summary struct {
 // written by a newer or older build) are aggregated as plain pass rates, so
 // nothing is silently dropped.
 type Aggregate struct {
-	order  []string
-	aggs   map[string]score.Aggregator
-	extra  []score.Summary
-	counts Summary
+	order   []string
+	aggs    map[string]score.Aggregator
+	extra   []score.Summary
+	counts  Summary
+	samples sampleAgg
 }
 
 // NewAggregate returns an empty aggregate for scorers, in their order.
@@ -51,14 +54,19 @@ func (a *Aggregate) Add(rec *CaseRecord) {
 	default:
 		a.counts.Failed++
 	}
-	for _, r := range rec.Scores {
-		agg, ok := a.aggs[r.Scorer]
-		if !ok {
-			agg = &score.Rates{}
-			a.aggs[r.Scorer] = agg
+	// Every sample's results count: a sampled case's tables and rates
+	// are over all its samples.
+	rec.EachSample(func(s SampleRecord) {
+		for _, r := range s.Scores {
+			agg, ok := a.aggs[r.Scorer]
+			if !ok {
+				agg = &score.Rates{}
+				a.aggs[r.Scorer] = agg
+			}
+			agg.Add(rec.CaseInfo, r)
 		}
-		agg.Add(rec.CaseInfo, r)
-	}
+	})
+	a.samples.add(rec)
 }
 
 // AddSection appends a section computed outside the scorers (the lead's
@@ -99,6 +107,7 @@ func (a *Aggregate) Summary() Summary {
 		}
 		s.Tables = append(s.Tables, sec.Tables...)
 	}
+	a.samples.apply(&s)
 	return s
 }
 

@@ -94,12 +94,18 @@ func htmlCaseOf(rec *CaseRecord) *htmlCase {
 type HTMLFlip struct {
 	Key    string `json:"key"`
 	ToFail bool   `json:"to_fail"`
+	// Change, for runs with several samples per case, is the case's pass
+	// rate in A and B ("2/5 → 5/5"); ToFail then means it fell.
+	Change string `json:"change,omitempty"`
 }
 
 // HTMLComparison is what a comparison page shows besides its two runs:
 // the flipped cases (listed first), tables (the metrics side by side) and
 // warnings.
 type HTMLComparison struct {
+	// Sampled: Flips are the cases whose pass rate over their samples
+	// changed, not flipped outcomes.
+	Sampled  bool          `json:"sampled,omitempty"`
 	Flips    []HTMLFlip    `json:"flips"`
 	Tables   []score.Table `json:"tables"`
 	Warnings []string      `json:"warnings,omitempty"`

@@ -37,6 +37,7 @@ type JUnitWriter struct {
 
 	gate     *Gate
 	violated map[string]map[string]bool // case → scorer ("*": every one) with a violation
+	rateDrop map[string]string          // case \x00 scorer → message \x00 explanation of a rate_drop violation
 	known    map[string]bool
 }
 
@@ -67,6 +68,7 @@ func (j *JUnitWriter) Begin(m Meta) error {
 func (j *JUnitWriter) SetGate(g *Gate) {
 	j.gate = g
 	j.violated = map[string]map[string]bool{}
+	j.rateDrop = nil
 	j.known = map[string]bool{}
 	if g == nil {
 		return
@@ -84,6 +86,14 @@ func (j *JUnitWriter) SetGate(g *Gate) {
 			j.violated[v.Case] = m
 		}
 		switch v.Kind {
+		case "rate_drop":
+			// A sampled case's pass rate fell: the testcase fails even
+			// when its first sample passed.
+			m[v.Metric] = true
+			if j.rateDrop == nil {
+				j.rateDrop = map[string]string{}
+			}
+			j.rateDrop[v.Case+"\x00"+v.Metric] = fmt.Sprintf("pass rate fell: %s, got %s", v.Want, v.Got) + "\x00" + v.Explanation
 		case "flip", "stale":
 			m[v.Metric] = true
 		default: // new_failure, edited, removed: the whole case
@@ -140,7 +150,11 @@ func (j *JUnitWriter) Case(rec *CaseRecord) error {
 				failing = append(failing, checkText(c.Name, c.Expected, c.Got, c.Reason, c.Diff))
 			}
 		}
+		drop, dropped := j.rateDrop[rec.Key+"\x00"+name]
 		switch {
+		case dropped:
+			msg, data, _ := strings.Cut(drop, "\x00")
+			tc.Failure = &junit.Result{Message: xmlSafe(msg), Type: "failure", Data: xmlSafe(data)}
 		case rec.Error != "":
 			tc.Error = &junit.Result{Message: xmlSafe(firstLine(rec.Error)), Type: "error",
 				Data: xmlSafe(strings.Join(append([]string{rec.Error}, failing...), "\n\n"))}

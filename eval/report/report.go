@@ -84,6 +84,14 @@ type CaseRecord struct {
 	// Trace is the case's evidence, written to traces.jsonl.gz rather than
 	// report.json (see TraceWriter); nil in a report read back.
 	Trace *CaseTrace `json:"-"`
+	// Samples are samples 2..N of a case recorded with several samples
+	// (record --samples N); the fields above are sample 1. PassRate is the
+	// share of all N samples that passed as a whole, MetricRates the share
+	// per metric (of the samples with an outcome for it). All three are
+	// absent for a case with one sample.
+	Samples     []SampleRecord     `json:"samples,omitempty"`
+	PassRate    *float64           `json:"pass_rate,omitempty"`
+	MetricRates map[string]float64 `json:"metric_rates,omitempty"`
 }
 
 // Passed reports whether r passes: no error and every non-measure result

@@ -64,6 +64,7 @@ func (t *textWriter) endSummary(s Summary) error {
 	t.summaryLine(s)
 	t.verdictLines()
 	t.headline(s)
+	t.samplesLine(s)
 	t.failureGroups()
 	// A case that could not run is printed in full: its error names the
 	// cassette and the command that re-records it.
@@ -76,6 +77,25 @@ func (t *textWriter) endSummary(s Summary) error {
 	}
 	t.pointers()
 	return t.err
+}
+
+// samplesLine sums up a sampled run in one line (the Samples and Flaky
+// cases tables are in -v and report.md): how many cases have several
+// samples, pass^N of a case passing as a whole, and how many are flaky.
+func (t *textWriter) samplesLine(s Summary) {
+	ss := s.Samples
+	if ss == nil || ss.SampledCases == 0 {
+		return
+	}
+	line := fmt.Sprintf("Samples: %d cases with more than one sample (up to %d)", ss.SampledCases, ss.MaxSamples)
+	for _, m := range ss.Metrics {
+		if m.Name == "case" && len(m.PassHatK) > 0 {
+			line += fmt.Sprintf("; pass^%d %.1f%%", len(m.PassHatK), 100*m.PassHatK[len(m.PassHatK)-1])
+		}
+	}
+	line += fmt.Sprintf("; %d flaky", len(ss.Flaky))
+	t.blank()
+	t.printf("%s\n", cut(line, t.width()))
 }
 
 // verdictLines prints the gate's verdict under the counts: its line, then

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"os"
 	"time"
 
 	"github.com/searchbench/searchbench/eval/dataset"
@@ -14,6 +15,7 @@ import (
 	"github.com/searchbench/searchbench/orchestrator"
 	"github.com/searchbench/searchbench/orchestrator/httpx"
 	"github.com/searchbench/searchbench/orchestrator/prompts"
+	"github.com/searchbench/searchbench/orchestrator/trace"
 )
 
 // Backends a recording can talk to.
@@ -33,6 +35,11 @@ type RecordOptions struct {
 	// sim.Policies(). The caller decides it; "" means the variant's name.
 	Policy   string
 	Parallel int // cases in flight; default 4
+	// Samples is how many samples to record per case (record --samples N),
+	// each in its own cassette with its own seed (SampleSeed); 0 means as
+	// many as recorded.json lists for the case (one for a new case), so a
+	// re-recording keeps a shelf's samples.
+	Samples int
 	// Getenv supplies keys (live), base URLs and the model name.
 	Getenv func(string) string
 	// Jitter is the retry policy's jitter in a simulator recording (nil:
@@ -103,6 +110,16 @@ func Record(ctx context.Context, items []Item, opts RecordOptions) error {
 	if n <= 0 {
 		n = 4
 	}
+	// Each case's number of samples, read before the workers start: the
+	// manifest is written as cases finish.
+	samples := map[string]int{}
+	for _, it := range traffic {
+		k := opts.Samples
+		if k <= 0 {
+			k = manifest.Cases[it.Case.Key()].SampleCount()
+		}
+		samples[it.Case.Key()] = k
+	}
 	type result struct {
 		key   string
 		entry Entry
@@ -111,7 +128,7 @@ func Record(ctx context.Context, items []Item, opts RecordOptions) error {
 	var errs []error
 	recorded := 0
 	err = ordered(ctx, Slice(traffic).All(), n, func(ctx context.Context, it Item) result {
-		e, err := opts.recordOne(ctx, shelf, it.Case)
+		e, err := opts.recordOne(ctx, shelf, it.Case, samples[it.Case.Key()])
 		return result{it.Case.Key(), e, err}
 	}, func(r result) error {
 		if r.err != nil {
@@ -136,35 +153,83 @@ func Record(ctx context.Context, items []Item, opts RecordOptions) error {
 }
 
 // Pending keeps the items whose cassette is not current for v on shelf:
-// missing, stale, or unknown to recorded.json (record --stale).
-func Pending(items []Item, shelf Shelf, v *prompts.Variant) ([]Item, error) {
+// missing, stale, or unknown to recorded.json (record --stale), and, when
+// samples > 0, those recorded with another number of samples.
+func Pending(items []Item, shelf Shelf, v *prompts.Variant, samples int) ([]Item, error) {
 	m, err := shelf.LoadManifest()
 	if err != nil {
 		return nil, err
 	}
 	var out []Item
 	for _, it := range items {
-		if NeedsTraffic(it.Case) && m.Check(shelf, v, it.Case).Status != StatusCurrent {
+		if !NeedsTraffic(it.Case) {
+			continue
+		}
+		chk := m.Check(shelf, v, it.Case)
+		if chk.Status != StatusCurrent || samples > 0 && chk.Entry.SampleCount() != samples {
 			out = append(out, it)
 		}
 	}
 	return out, nil
 }
 
-func (o *RecordOptions) recordOne(ctx context.Context, shelf Shelf, c *dataset.Case) (_ Entry, err error) {
+func (o *RecordOptions) recordOne(ctx context.Context, shelf Shelf, c *dataset.Case, n int) (_ Entry, err error) {
 	defer func() {
 		if o.Done != nil {
 			o.Done(c, err)
 		}
 	}()
-	path := shelf.Path(c)
+	n = max(n, 1)
+	// Every sample is recorded before any is saved: a case whose sample 3
+	// fails keeps all its previous cassettes.
+	recs := make([]*vcr.Recording, 0, n)
+	defer func() {
+		if err != nil {
+			for _, r := range recs {
+				r.Discard()
+			}
+		}
+	}()
+	var sessions []*trace.Session
+	for k := 1; k <= n; k++ {
+		rec, sess, err := o.recordSample(ctx, shelf, c, k)
+		if err != nil {
+			if n > 1 {
+				return Entry{}, fmt.Errorf("case %s: sample %d: %w (previous cassettes kept)", c.Key(), k, err)
+			}
+			return Entry{}, fmt.Errorf("case %s: %w (previous cassette kept)", c.Key(), err)
+		}
+		recs = append(recs, rec)
+		sessions = append(sessions, sess)
+	}
+	for i, rec := range recs {
+		if err := rec.Save(); err != nil {
+			recs = recs[i+1:]
+			return Entry{}, fmt.Errorf("case %s: %w", c.Key(), err)
+		}
+	}
+	recs = nil
+	// Samples beyond n from an earlier recording would be read by nothing
+	// and mislead whoever looks at the shelf.
+	for _, extra := range shelf.extraSamples(c, n) {
+		if err := os.Remove(extra); err != nil {
+			return Entry{}, fmt.Errorf("case %s: removing the sample cassette of an earlier recording: %w", c.Key(), err)
+		}
+	}
+	return entryOf(o.Variant, o.Backend, o.Policy, sessions), nil
+}
+
+// recordSample runs sample k of case c against the backend and returns its
+// recording, not yet saved.
+func (o *RecordOptions) recordSample(ctx context.Context, shelf Shelf, c *dataset.Case, k int) (_ *vcr.Recording, _ *trace.Session, err error) {
+	path := shelf.SamplePath(c, k)
 	getenv := o.Getenv
 	policy := httpx.DefaultPolicy()
 	ropts := vcr.RecordOptions{Real: http.DefaultTransport}
 	if o.Backend == BackendSim {
 		srv, u, err := sim.Start(sim.Options{Policy: o.Policy, Prompts: o.Variant.Prompts})
 		if err != nil {
-			return Entry{}, fmt.Errorf("case %s: starting the simulator: %w", c.Key(), err)
+			return nil, nil, fmt.Errorf("starting the simulator: %w", err)
 		}
 		defer srv.Close()
 		// The clients keep the real base URLs, so the cassette reads as a
@@ -196,34 +261,31 @@ func (o *RecordOptions) recordOne(ctx context.Context, shelf Shelf, c *dataset.C
 		ropts.Secrets = append(ropts.Secrets, secret.FromEnv(getenv).Values()...)
 		policy.AttemptTimeout = 2 * time.Minute
 		if policy, err = httpx.PolicyFromEnv(getenv, policy); err != nil {
-			return Entry{}, err
+			return nil, nil, err
 		}
 	}
 	rec, err := vcr.StartRecording(path, ropts)
 	if err != nil {
-		return Entry{}, fmt.Errorf("case %s: %w", c.Key(), err)
+		return nil, nil, err
 	}
 	clients, err := orchestrator.ClientsFromEnv(getenv, rec, policy)
 	if err != nil {
 		rec.Discard()
-		return Entry{}, fmt.Errorf("case %s: %w", c.Key(), err)
+		return nil, nil, err
 	}
 	mode := o.Mode
 	if c.Mode != "" {
 		mode = c.Mode
 	}
-	a, err := orchestrator.New(clients, orchestrator.Options{Prompts: o.Variant, Mode: mode, Repair: o.Repair || c.Repair})
+	a, err := orchestrator.New(clients, orchestrator.Options{Prompts: o.Variant, Mode: mode, Repair: o.Repair || c.Repair, Seed: SampleSeed(k)})
 	if err != nil {
 		rec.Discard()
-		return Entry{}, fmt.Errorf("case %s: %w", c.Key(), err)
+		return nil, nil, err
 	}
 	sess, err := Execute(ctx, c, a)
 	if err != nil {
 		rec.Discard()
-		return Entry{}, fmt.Errorf("case %s: %w (previous cassette kept)", c.Key(), err)
+		return nil, nil, err
 	}
-	if err := rec.Save(); err != nil {
-		return Entry{}, fmt.Errorf("case %s: %w", c.Key(), err)
-	}
-	return entryOf(o.Variant, o.Backend, o.Policy, sess), nil
+	return rec, sess, nil
 }

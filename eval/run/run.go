@@ -2,6 +2,10 @@
 // them, or records their traffic into cassettes. Both go through Execute, so
 // a replay asks for exactly what the recording answered.
 //
+// A case recorded with several samples (RecordOptions.Samples) has one
+// cassette per sample (Shelf.SamplePath) and is replayed once per sample;
+// sample 1 makes its record and the others are attached to it.
+//
 // Cases run in parallel (bounded by Options.Parallel) and their records are
 // written in selection order, so a run's reports are byte-identical however
 // the work was scheduled. Records stream to the writers as cases finish; only
@@ -14,6 +18,7 @@ import (
 	"fmt"
 	"net/http"
 	"runtime"
+	"strings"
 	"time"
 
 	"github.com/searchbench/searchbench/eval/dataset"
@@ -75,6 +80,11 @@ type Options struct {
 	// Cache, if set, is the decoded-cassette cache replays read (nil: every
 	// cassette is decoded from its YAML). Reports are the same either way.
 	Cache *vcr.Cache
+	// Samples is how many samples of each routing and flows case to
+	// replay, each from its own cassette (Shelf.SamplePath); 0 means every
+	// sample recorded.json lists for the case. Consent and parser cases
+	// make no requests: they have one sample.
+	Samples int
 
 	manifest *Manifest // the shelf's recorded.json, read by Replay
 	shelf    Shelf     // resolved by Replay before any case runs
@@ -158,8 +168,12 @@ func (o *Options) replayOne(ctx context.Context, it Item) *report.CaseRecord {
 	case c.Kind == dataset.KindConsent:
 		in.Session = &trace.Session{Variant: o.Variant.Name, Mode: o.mode(c), Turns: []trace.Turn{orchestrator.Classify(c.Reply)}}
 	default:
-		in.Session, runErr = o.replayTraffic(ctx, in)
+		return o.replaySamples(ctx, it)
 	}
+	return report.NewCaseRecord(it.Seq, in, o.score(in, runErr), runErr)
+}
+
+func (o *Options) score(in *score.Input, runErr error) []score.Result {
 	var results []score.Result
 	if runErr == nil {
 		for _, s := range o.Scorers {
@@ -168,7 +182,104 @@ func (o *Options) replayOne(ctx context.Context, it Item) *report.CaseRecord {
 			}
 		}
 	}
-	return report.NewCaseRecord(it.Seq, in, results, runErr)
+	return results
+}
+
+// samplesOf is how many samples of c to replay, and how many are recorded.
+func (o *Options) samplesOf(c *dataset.Case) (want, have int) {
+	have = 1
+	if o.manifest != nil {
+		if e, ok := o.manifest.Entry(c.Key()); ok {
+			have = e.SampleCount()
+		}
+	}
+	if o.Samples > 0 {
+		return o.Samples, have
+	}
+	return have, have
+}
+
+// replaySamples replays every sample of a routing or flows case: sample 1
+// makes the record, the others are attached to it.
+func (o *Options) replaySamples(ctx context.Context, it Item) *report.CaseRecord {
+	c := it.Case
+	want, have := o.samplesOf(c)
+	if want > have {
+		err := &SamplesError{Cases: []string{c.Key()}, Want: want, Have: []int{have}}
+		return report.NewCaseRecord(it.Seq, &score.Input{Case: c}, nil, err)
+	}
+	var rec *report.CaseRecord
+	var more []report.SampleRecord
+	for k := 1; k <= want; k++ {
+		in := &score.Input{Case: c}
+		sess, runErr := o.replayTraffic(ctx, in, k)
+		in.Session = sess
+		if k == 1 {
+			rec = report.NewCaseRecord(it.Seq, in, o.score(in, runErr), runErr)
+			continue
+		}
+		if runErr != nil {
+			runErr = fmt.Errorf("sample %d: %w", k, runErr)
+		}
+		more = append(more, report.NewSampleRecord(k, in, o.score(in, runErr), runErr))
+	}
+	rec.SetSamples(more)
+	return rec
+}
+
+// SamplesError is the input error of a run that asks for more samples
+// than some cases have recorded.
+type SamplesError struct {
+	Cases []string // case keys
+	Have  []int    // their recorded samples
+	Want  int
+	Hint  string // the command that records them
+}
+
+func (e *SamplesError) Error() string {
+	var parts []string
+	for i, c := range e.Cases {
+		parts = append(parts, fmt.Sprintf("%s has %d", c, e.Have[i]))
+	}
+	s := fmt.Sprintf("%d case(s) have fewer samples than the %d asked (--samples %d): %s", len(e.Cases), e.Want, e.Want, strings.Join(parts, ", "))
+	if e.Hint != "" {
+		s += "; record them with: " + e.Hint
+	}
+	return s
+}
+
+// CheckSamples returns a *SamplesError naming every routing or flows case
+// of items that has fewer recorded samples than o.Samples asks, before
+// anything runs; nil when none has (or o.Samples asks for none).
+func (o *Options) CheckSamples(items Items) error {
+	if o.Samples <= 1 {
+		return nil
+	}
+	m, err := o.Shelf().LoadManifest()
+	if err != nil {
+		return err
+	}
+	e := &SamplesError{Want: o.Samples}
+	for it, err := range items.All() {
+		if err != nil {
+			return err
+		}
+		if !NeedsTraffic(it.Case) {
+			continue
+		}
+		have := 1
+		if en, ok := m.Entry(it.Case.Key()); ok {
+			have = en.SampleCount()
+		}
+		if have < o.Samples {
+			e.Cases = append(e.Cases, it.Case.Key())
+			e.Have = append(e.Have, have)
+		}
+	}
+	if len(e.Cases) == 0 {
+		return nil
+	}
+	return e
 }
 
 func (o *Options) mode(c *dataset.Case) string {
@@ -180,10 +291,13 @@ func (o *Options) mode(c *dataset.Case) string {
 
 // replayTraffic runs in's case against its cassette. The assistant checks
 // its Phase 2 answers through in, so the scorers find them checked.
-func (o *Options) replayTraffic(ctx context.Context, in *score.Input) (*trace.Session, error) {
+//
+// k is the sample: its cassette is shelf.SamplePath(c, k) and its requests
+// carry SampleSeed(k), as they did when recorded.
+func (o *Options) replayTraffic(ctx context.Context, in *score.Input, k int) (*trace.Session, error) {
 	c := in.Case
 	shelf := o.shelf
-	path := shelf.Path(c)
+	path := shelf.SamplePath(c, k)
 	ropts := vcr.ReplayOptions{Case: c.Key(), Clock: vcr.NewClock(), Cache: o.Cache}
 	chk := Check{Status: StatusCurrent}
 	if o.manifest != nil {
@@ -203,7 +317,7 @@ func (o *Options) replayTraffic(ctx context.Context, in *score.Input) (*trace.Se
 		return nil, err
 	}
 	defer rp.Close()
-	a, err := o.assistant(c, rp, in.CheckPhase2, ropts.Clock.Now)
+	a, err := o.assistant(c, rp, in.CheckPhase2, ropts.Clock.Now, SampleSeed(k))
 	if err != nil {
 		return nil, err
 	}
@@ -234,7 +348,7 @@ func (o *Options) replayTraffic(ctx context.Context, in *score.Input) (*trace.Se
 // now is the clients' clock: in a replay the cassette's clock, so that a
 // time the clients measure (an Exa search without searchTime) is the
 // recorded one; nil means the wall clock.
-func (o *Options) assistant(c *dataset.Case, rt http.RoundTripper, check func(string) answer.Phase2Report, now func() time.Time) (*orchestrator.Assistant, error) {
+func (o *Options) assistant(c *dataset.Case, rt http.RoundTripper, check func(string) answer.Phase2Report, now func() time.Time, seed *int) (*orchestrator.Assistant, error) {
 	getenv := o.Getenv
 	if getenv == nil {
 		getenv = func(string) string { return "" }
@@ -262,6 +376,7 @@ func (o *Options) assistant(c *dataset.Case, rt http.RoundTripper, check func(st
 		Prompts: o.Variant,
 		Mode:    o.mode(c),
 		Repair:  o.Repair || c.Repair,
+		Seed:    seed,
 
 		CheckPhase2: check,
 	})

@@ -9,10 +9,10 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
-	"maps"
 	"os"
 	"path/filepath"
-	"slices"
+	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/searchbench/searchbench/eval/dataset"
@@ -50,9 +50,58 @@ func resolve(v **prompts.Variant, mode *string) {
 // Dir is the shelf's folder.
 func (s Shelf) Dir() string { return vcr.Dir(s.Root, s.Variant, s.Mode) }
 
-// Path is the cassette of case c.
+// Path is the cassette of case c (its sample 1).
 func (s Shelf) Path(c *dataset.Case) string {
 	return vcr.Path(s.Root, s.Variant, s.Mode, c.Dataset, c.ID)
+}
+
+// SamplePath is the cassette of sample k of case c: sample 1 is the case's
+// one cassette, <case>.yaml, so a one-sample shelf is what it always was;
+// sample k ≥ 2 is <case>.s<k>.yaml beside it. One sample per file keeps
+// every cassette an ordinary go-vcr cassette. (The dataset loader refuses
+// ids ending in .s<k>, which would collide.)
+func (s Shelf) SamplePath(c *dataset.Case, k int) string {
+	if k <= 1 {
+		return s.Path(c)
+	}
+	return vcr.Path(s.Root, s.Variant, s.Mode, c.Dataset, fmt.Sprintf("%s.s%d", c.ID, k))
+}
+
+// SampleSeed is the seed the requests of sample k send: none for sample 1,
+// which is recorded exactly as a one-sample recording is (the provider's
+// own draw), and k for every further sample, so each is a fixed,
+// reproducible draw (Cerebras and vLLM accept seed). Nothing else random
+// or clock-derived enters a request.
+func SampleSeed(k int) *int {
+	if k <= 1 {
+		return nil
+	}
+	return &k
+}
+
+// extraSamples lists the sample cassettes of c beyond the first keep
+// samples (left by an earlier recording with more samples).
+func (s Shelf) extraSamples(c *dataset.Case, keep int) []string {
+	dir := filepath.Dir(s.Path(c))
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		return nil
+	}
+	prefix := filepath.Base(strings.TrimSuffix(s.Path(c), vcr.Ext)) + ".s"
+	var out []string
+	for _, e := range ents {
+		rest, ok := strings.CutPrefix(e.Name(), prefix)
+		if !ok {
+			continue
+		}
+		num, ok := strings.CutSuffix(rest, vcr.Ext)
+		k, err := strconv.Atoi(num)
+		if ok && err == nil && k > keep && strconv.Itoa(k) == num {
+			out = append(out, filepath.Join(dir, e.Name()))
+		}
+	}
+	sort.Strings(out)
+	return out
 }
 
 // ManifestPath is the shelf's recorded.json.
@@ -103,7 +152,13 @@ type Entry struct {
 	// Files maps each variant file the case's requests used (its system
 	// prompts, tools and settings) to its hash at recording time.
 	Files map[string]string `json:"files"`
+	// Samples is how many samples were recorded (record --samples N), each
+	// in its own cassette (Shelf.SamplePath); absent means one.
+	Samples int `json:"samples,omitempty"`
 }
+
+// SampleCount is how many samples the entry's case has on the shelf.
+func (e Entry) SampleCount() int { return max(e.Samples, 1) }
 
 // LoadManifest reads the shelf's manifest; a shelf without one has an
 // empty manifest. The file is decoded as a stream, and identical entries
@@ -202,13 +257,14 @@ func decodeEntries(dec *json.Decoder, m *Manifest) error {
 		if err := dec.Decode(&e); err != nil {
 			return err
 		}
+		// Entries are shared by their whole content: its JSON (map keys
+		// sorted), so a field added to Entry is never left out of the key.
 		key.Reset()
-		key.WriteString(e.Backend + "\x00" + e.Policy + "\x00" + e.VariantHash)
+		if b, err := json.Marshal(e); err == nil {
+			key.Write(b)
+		}
 		if e.Files == nil {
 			key.WriteString("\x00nil")
-		}
-		for _, f := range slices.Sorted(maps.Keys(e.Files)) {
-			key.WriteString("\x00" + f + "=" + e.Files[f])
 		}
 		if m.index != nil {
 			i, ok := seen[key.String()]
@@ -283,8 +339,10 @@ type Check struct {
 // Check compares the cassette of c with v.
 func (m *Manifest) Check(s Shelf, v *prompts.Variant, c *dataset.Case) Check {
 	e, listed := m.Entry(c.Key())
-	if _, err := os.Stat(s.Path(c)); err != nil {
-		return Check{Status: StatusMissing, Entry: e}
+	for k := 1; k <= e.SampleCount(); k++ {
+		if _, err := os.Stat(s.SamplePath(c, k)); err != nil {
+			return Check{Status: StatusMissing, Entry: e}
+		}
 	}
 	if !listed {
 		return Check{Status: StatusUnlisted}
@@ -327,14 +385,20 @@ func UsedFiles(s *trace.Session) []string {
 	return out
 }
 
-// entryOf is the manifest entry of a case just recorded.
-func entryOf(v *prompts.Variant, backend, policy string, s *trace.Session) Entry {
+// entryOf is the manifest entry of a case just recorded, one session per
+// sample.
+func entryOf(v *prompts.Variant, backend, policy string, sessions []*trace.Session) Entry {
 	e := Entry{Backend: backend, VariantHash: v.Hash, Files: map[string]string{}}
 	if backend == BackendSim {
 		e.Policy = policy
 	}
-	for _, f := range UsedFiles(s) {
-		e.Files[f] = v.Hashes[f]
+	if len(sessions) > 1 {
+		e.Samples = len(sessions)
+	}
+	for _, s := range sessions {
+		for _, f := range UsedFiles(s) {
+			e.Files[f] = v.Hashes[f]
+		}
 	}
 	return e
 }

@@ -30,6 +30,7 @@ const repoRoot = "../.."
 // walks maps each script to the README section whose ```sh block it walks.
 var walks = map[string]string{
 	"everyday-loop.txtar": "## Tuning a prompt: the everyday loop",
+	"samples.txtar":       "## Samples: one draw per case can mislead",
 }
 
 // TestWalkthroughs runs every script in a fresh copy of the tree: the files

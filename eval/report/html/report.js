@@ -9,6 +9,8 @@
   const COMPARE = RUNS.length === 2;
   const CMP = DATA.comparison || {};
   const FLIPS = new Map((CMP.flips || []).map(f => [f.key, f]));
+  // flipLabel names a flip: "pass→fail", or a sampled case's rates "2/5 → 5/5".
+  const flipLabel = f => f.change || (f.to_fail ? "pass→fail" : "fail→pass");
   const PAGE = 200;
   const app = document.getElementById("app");
 
@@ -222,9 +224,11 @@
     for (const w of CMP.warnings || []) app.append(el("div", {class: "verdict none"}, "Warning: " + w));
     const flips = CMP.flips || [];
     const broken = flips.filter(f => f.to_fail).length;
-    app.append(el("div", {class: "verdict none", id: "verdict"}, `${flips.length} cases flipped: ${broken} broken (pass→fail), ${flips.length - broken} fixed (fail→pass)`));
+    app.append(el("div", {class: "verdict none", id: "verdict"}, CMP.sampled
+      ? `${flips.length} cases whose pass rate changed: ${broken} worse, ${flips.length - broken} better`
+      : `${flips.length} cases flipped: ${broken} broken (pass→fail), ${flips.length - broken} fixed (fail→pass)`));
     if (flips.length) app.append(table(["case", "change", "A", "B"], flips.map(f => el("tr", {},
-      el("td", {}, el("a", {href: "#case/" + encodeURIComponent(f.key)}, f.key)), el("td", {}, f.to_fail ? "pass→fail" : "fail→pass"),
+      el("td", {}, el("a", {href: "#case/" + encodeURIComponent(f.key)}, f.key)), el("td", {}, flipLabel(f)),
       el("td", {}, badge(caseOf(0, f.key))), el("td", {}, badge(caseOf(1, f.key)))))));
     app.append(el("p", {}, el("a", {href: "#cases?failing=1", id: "browse-failing"}, "Browse the cases failing in A or B"), " · ",
       el("a", {href: "#cases"}, "all cases")));
@@ -276,7 +280,7 @@
         const fails = [...new Set(cs.flatMap(failedChecks))];
         list.append(el("tr", {class: "case-row"},
           cs.map(x => el("td", {}, badge(x))),
-          el("td", {}, el("a", {href: "#case/" + encodeURIComponent(k)}, k), FLIPS.has(k) ? el("span", {class: "chip"}, FLIPS.get(k).to_fail ? "pass→fail" : "fail→pass") : ""),
+          el("td", {}, el("a", {href: "#case/" + encodeURIComponent(k)}, k), FLIPS.has(k) ? el("span", {class: "chip"}, flipLabel(FLIPS.get(k))) : ""),
           el("td", {}, c.kind), el("td", {}, c.label || ""), el("td", {class: "input", title: (c.in || []).join(" ⏎ ")}, (c.in || []).join(" ⏎ ")),
           el("td", {class: "wrap"}, fails.join("; "))));
       }
@@ -433,7 +437,12 @@
       i >= 0 && i < keys.length - 1 ? [" · ", el("a", {href: "#case/" + encodeURIComponent(keys[i + 1])}, "next")] : "");
     app.append(nav, el("h1", {id: "case-title"}, key));
     if (COMPARE) {
-      if (FLIPS.has(key)) app.append(el("div", {class: "verdict " + (FLIPS.get(key).to_fail ? "FAIL" : "PASS")}, FLIPS.get(key).to_fail ? "pass→fail: passed in A, fails in B" : "fail→pass: failed in A, passes in B"));
+      if (FLIPS.has(key)) {
+        const f = FLIPS.get(key);
+        app.append(el("div", {class: "verdict " + (f.to_fail ? "FAIL" : "PASS")}, f.change
+          ? `pass rate over the samples ${f.change}: ${f.to_fail ? "worse" : "better"} in B`
+          : f.to_fail ? "pass→fail: passed in A, fails in B" : "fail→pass: failed in A, passes in B"));
+      }
       app.append(el("div", {class: "cols"}, caseColumn(0, key), caseColumn(1, key)));
     } else app.append(caseColumn(0, key));
     window.scrollTo(0, 0);

@@ -139,3 +139,28 @@ func JSON(meta report.Meta, recs []*report.CaseRecord) []byte {
 	}
 	return buf.Bytes()
 }
+
+// Sampled makes first a case with several samples: each record of more,
+// built like first for the same case, becomes its next sample.
+func Sampled(first *report.CaseRecord, more ...*report.CaseRecord) *report.CaseRecord {
+	var ss []report.SampleRecord
+	for i, m := range more {
+		ss = append(ss, report.SampleRecord{Sample: i + 2, Pass: m.Pass, Error: m.Error, Scores: m.Scores, Turns: m.Turns})
+	}
+	first.SetSamples(ss)
+	return first
+}
+
+// RoutingSamples returns an exa_only routing case with one sample per
+// entry of right: true routes it to Exa (right), false to Tavily.
+func RoutingSamples(seq int, id string, right ...bool) *report.CaseRecord {
+	var recs []*report.CaseRecord
+	for _, r := range right {
+		tool := trace.ToolTavily
+		if r {
+			tool = trace.ToolExa
+		}
+		recs = append(recs, Routing(seq, id, "exa_only", OKMessage(), tool))
+	}
+	return Sampled(recs[0], recs[1:]...)
+}

@@ -65,6 +65,12 @@ difference is not significant); "–" marks metrics with no per-case outcomes
 (means, F1), where no test applies. Then the cases that passed in one report
 and failed in the other, with the checks that changed.
 
+When either report has cases with several samples (record --samples N), each
+per-case pass rate is tested instead with an exact paired sign-flip test on the
+per-case pass-rate differences, with the mean difference, its case-level
+bootstrap interval and pass^N of each run; then the cases whose pass rate
+changed.
+
 Exit status: 0 (a comparison is not a verdict; use run --gates to gate),
 2 when a report cannot be read.`,
 		Args: cobra.ExactArgs(2),
@@ -127,6 +133,16 @@ func writeHTML(opts *Options, paths []string, res *compare.Result) error {
 	cmp := &report.HTMLComparison{Flips: []report.HTMLFlip{}, Tables: []score.Table{res.MetricsTable()}, Warnings: res.Warnings}
 	for _, f := range res.Flips {
 		cmp.Flips = append(cmp.Flips, report.HTMLFlip{Key: f.Case, ToFail: f.ToFail})
+	}
+	if res.Sampled {
+		// Sampled runs: the cases whose pass rate changed take the
+		// flipped cases' place, first on the page.
+		cmp.Sampled = true
+		for _, c := range res.RateChanges {
+			worse := c.B.Pass*c.A.N < c.A.Pass*c.B.N
+			cmp.Flips = append(cmp.Flips, report.HTMLFlip{Key: c.Case, ToFail: worse,
+				Change: fmt.Sprintf("%d/%d → %d/%d", c.A.Pass, c.A.N, c.B.Pass, c.B.N)})
+		}
 	}
 	f, err := fsutil.CreateAtomic(opts.HTML)
 	if err != nil {

@@ -12,6 +12,7 @@ import (
 
 	"github.com/searchbench/searchbench/eval/report"
 	"github.com/searchbench/searchbench/eval/report/reporttest"
+	"github.com/searchbench/searchbench/eval/score"
 	"github.com/searchbench/searchbench/internal/cmd/root"
 	"github.com/searchbench/searchbench/internal/cmdutil"
 )
@@ -169,16 +170,24 @@ func plantedBaseline(t *testing.T, key string, edit func(*report.CaseRecord)) st
 	return p
 }
 
+// setPass sets every non-measure result of every sample of the case.
 func setPass(pass bool) func(*report.CaseRecord) {
-	return func(r *report.CaseRecord) {
-		for i := range r.Scores {
-			if r.Scores[i].Measure {
+	set := func(scores []score.Result) {
+		for i := range scores {
+			if scores[i].Measure {
 				continue
 			}
-			r.Scores[i].Pass = pass
-			for j := range r.Scores[i].Checks {
-				r.Scores[i].Checks[j].Pass = pass
+			scores[i].Pass = pass
+			for j := range scores[i].Checks {
+				scores[i].Checks[j].Pass = pass
 			}
+		}
+	}
+	return func(r *report.CaseRecord) {
+		set(r.Scores)
+		for i := range r.Samples {
+			set(r.Samples[i].Scores)
+			r.Samples[i].Pass = r.Samples[i].Error == "" && pass
 		}
 	}
 }
@@ -199,7 +208,8 @@ func TestFourOutputsAgreeOnTheVerdict(t *testing.T) {
 		}
 	})
 	t.Run("planted regression", func(t *testing.T) {
-		// A case that fails now "passed" in the baseline: a flip.
+		// A case that fails now "passed" in every baseline sample: its
+		// pass rate fell (rate_drop, the flip of a sampled case).
 		base := plantedBaseline(t, "routing/m-ubi-pilots", setPass(true))
 		dir := t.TempDir()
 		code, out, _ := sb(t, runArgs(dir, base)...)

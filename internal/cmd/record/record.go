@@ -17,6 +17,9 @@ import (
 	"github.com/searchbench/searchbench/internal/cmdutil"
 )
 
+// MaxSamples bounds --samples: each sample is a full recording of the case.
+const MaxSamples = 100
+
 // Options are the flags of `searchbench record`.
 type Options struct {
 	IO *cmdutil.IOStreams
@@ -29,6 +32,7 @@ type Options struct {
 	Cassettes string
 	Filter    []string
 	Parallel  int
+	Samples   int
 }
 
 // NewCmdRecord returns the record command. runF replaces recordRun in tests.
@@ -53,8 +57,14 @@ OPENAI_API_KEY), TAVILY_API_KEY and EXA_API_KEY; base URLs and the model come
 from SEARCHBENCH_LLM_BASE_URL, SEARCHBENCH_LLM_MODEL, TAVILY_BASE_URL and
 EXA_BASE_URL. Keys are scrubbed before anything is written.
 
+--samples N records N independent samples of each case: sample 1 in
+<case-id>.yaml, exactly as a one-sample recording, and sample k ≥ 2 in
+<case-id>.s<k>.yaml, its requests carrying "seed": k (Cerebras and vLLM accept
+it) and the variant's temperature. Without --samples, each case keeps the
+number of samples recorded.json lists for it (one for a new case).
+
 A cassette is replaced only when its case ran to the end; a failed case keeps
-its previous cassette.`,
+its previous cassettes.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if runF != nil {
@@ -72,6 +82,7 @@ its previous cassette.`,
 	f.StringVar(&opts.Cassettes, "cassettes", "cassettes", "cassette root folder")
 	f.StringArrayVar(&opts.Filter, "filter", nil, "select cases (as for run); repeatable")
 	f.IntVar(&opts.Parallel, "parallel", 4, "cases recorded at once (bounds requests in flight)")
+	f.IntVar(&opts.Samples, "samples", 0, "samples recorded per case, each in its own cassette with its own seed (0: as recorded.json lists, else 1)")
 	return cmd
 }
 
@@ -91,6 +102,9 @@ func recordRun(ctx context.Context, opts *Options) error {
 	} else if opts.SimPolicy != "" {
 		return cmdutil.Usagef("--sim-policy applies to --backend sim only")
 	}
+	if opts.Samples < 0 || opts.Samples > MaxSamples {
+		return cmdutil.Usagef("--samples %d: want 1 to %d (or 0: as recorded)", opts.Samples, MaxSamples)
+	}
 	filter, err := dataset.ParseFilter(opts.Filter)
 	if err != nil {
 		return cmdutil.Usage(err)
@@ -107,11 +121,12 @@ func recordRun(ctx context.Context, opts *Options) error {
 		Backend:   opts.Backend,
 		Parallel:  opts.Parallel,
 		Getenv:    opts.IO.Getenv,
+		Samples:   opts.Samples,
 	}
 	shelf := ropts.Shelf()
 	items := evalrun.Plan(sets, filter, dataset.Shard{K: 1, N: 1})
 	if opts.Stale {
-		if items, err = evalrun.Pending(items, shelf, v); err != nil {
+		if items, err = evalrun.Pending(items, shelf, v, opts.Samples); err != nil {
 			return cmdutil.Infra(err)
 		}
 		if len(items) == 0 {
@@ -125,6 +140,9 @@ func recordRun(ctx context.Context, opts *Options) error {
 			warn = "WARNING"
 		}
 		fmt.Fprintf(opts.IO.ErrOut, "%s: recording variant %s from the simulator, which plays the scripted policy %q: it does not read prompts, so its answers are that policy's whatever the prompts say\n", warn, v.Name, policy)
+	}
+	if t := v.Settings.Temperature; opts.Samples > 1 && t != nil && *t == 0 {
+		fmt.Fprintf(opts.IO.ErrOut, "WARNING: variant %s sets temperature 0: a real model's samples will hardly differ, so they measure little beyond the first\n", v.Name)
 	}
 	total := 0
 	for _, it := range items {
@@ -175,6 +193,10 @@ func recordRun(ctx context.Context, opts *Options) error {
 	by := opts.Backend
 	if policy != "" {
 		by += ", policy " + policy
+	}
+	if opts.Samples > 1 {
+		fmt.Fprintf(opts.IO.Out, "recorded %d cases × %d samples = %d cassettes under %s (variant %s, hash %s; backend %s)\n", total, opts.Samples, total*opts.Samples, filepath.ToSlash(shelf.Dir()), v.Name, v.Hash, by)
+		return nil
 	}
 	fmt.Fprintf(opts.IO.Out, "recorded %d cassettes under %s (variant %s, hash %s; backend %s)\n", total, filepath.ToSlash(shelf.Dir()), v.Name, v.Hash, by)
 	return nil

@@ -5,6 +5,7 @@ package run
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -61,6 +62,7 @@ type Options struct {
 	Verbose     bool
 	Wide        bool
 	NoCache     bool
+	Samples     int
 }
 
 // NewCmdRun returns the run command. runF replaces runRun in tests.
@@ -73,6 +75,11 @@ func NewCmdRun(io *cmdutil.IOStreams, runF func(context.Context, *Options) error
 print a summary (verdict and counts, headline metrics, failing checks by check;
 -v prints every table) and write report.json, report.md, junit.xml, report.html
 and traces.jsonl.gz to --out.
+
+A case recorded with several samples (record --samples N) is replayed once per
+sample; --samples N replays the first N, and a case with fewer is an input error.
+Rates are then means over every sample with intervals over cases, and the tables
+add pass@k, pass^k and the flaky cases.
 
 With --gates (and usually --baseline) the run is also a verdict: it exits 1 when
 a metric is below its threshold, a metric dropped against the baseline beyond its
@@ -107,6 +114,7 @@ unreadable baseline, unwritable report).`,
 	f.BoolVarP(&opts.Verbose, "verbose", "v", false, "print the full tables: every metric and table, each failing check and its diff")
 	f.BoolVar(&opts.Wide, "wide", false, "do not cut long cells to fit 100 columns")
 	f.BoolVar(&opts.NoCache, "no-cache", false, "decode every cassette from its YAML, neither reading nor writing the decoded-cassette cache ($"+vcr.CacheEnv+")")
+	f.IntVar(&opts.Samples, "samples", 0, "samples replayed per routing and flows case (0: every sample recorded.json lists); a case with fewer is an input error")
 	return cmd
 }
 
@@ -205,6 +213,7 @@ func runRun(ctx context.Context, opts *Options) error {
 		Scorers:   score.All(),
 		Parser:    parser,
 		Getenv:    opts.IO.Getenv,
+		Samples:   opts.Samples,
 		Rerecord: func(c *dataset.Case, chk evalrun.Check) string {
 			return rerecord(opts, v, mode, c, chk)
 		},
@@ -214,6 +223,20 @@ func runRun(ctx context.Context, opts *Options) error {
 			}
 		},
 		Cache: cache,
+	}
+	if err := ropts.CheckSamples(items); err != nil {
+		var se *evalrun.SamplesError
+		if errors.As(err, &se) {
+			// record --stale --samples N records exactly the cases
+			// with another number of samples.
+			chk := evalrun.Check{Status: evalrun.StatusStale}
+			if m, err := ropts.Shelf().LoadManifest(); err == nil {
+				chk.Entry, _ = m.Entry(se.Cases[0])
+			}
+			se.Hint = rerecord(opts, v, mode, nil, chk) + fmt.Sprintf(" --samples %d", opts.Samples)
+			return cmdutil.Usage(se)
+		}
+		return cmdutil.Infra(err)
 	}
 	sum, err := evalrun.Replay(ctx, items, ropts, meta, report.Multi(writers...))
 	cacheWarning()

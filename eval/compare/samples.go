@@ -1,0 +1,119 @@
+package compare
+
+import (
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/searchbench/searchbench/eval/report"
+	"github.com/searchbench/searchbench/eval/stats"
+)
+
+// sampledNote is the metrics table's note when the runs have samples.
+func sampledNote(r *Result) string {
+	return fmt.Sprintf("values are means over every sample; p: exact paired sign-flip test on the per-case pass-rate differences B − A "+
+		"over the %d cases both reports hold (all 2^n sign assignments counted exactly; for very large runs a seeded Monte Carlo, marked as such), "+
+		"per metric over the cases where both have an outcome; pairs: cases (−rate fell +rate rose); ~ means p ≥ %.2f (no significant change); "+
+		"– means the metric is not a per-case pass rate, so no test applies. With one sample per case this test is McNemar's",
+		r.Shared, Alpha)
+}
+
+// writeSamples prints what a comparison of sampled runs adds: per paired
+// metric the effect with its interval, the test and pass^N of each run,
+// then the cases whose pass rate changed.
+func writeSamples(w io.Writer, r *Result, markdown bool) error {
+	var rows [][]string
+	for _, row := range r.Rows {
+		if !row.Sampled {
+			continue
+		}
+		p := pValue(row)
+		if !row.Exact {
+			p += " (Monte Carlo)"
+		}
+		rows = append(rows, []string{row.Metric, cell(row.A), cell(row.B),
+			fmt.Sprintf("%+.1f pp [%+.1f, %+.1f]", 100*row.Effect, 100*row.Lo, 100*row.Hi), p, pairsCell(row),
+			passHat(row.PassHatA), passHat(row.PassHatB)})
+	}
+	if _, err := fmt.Fprintln(w); err != nil {
+		return err
+	}
+	notes := []string{
+		"effect: mean over cases of the per-case pass-rate difference B − A (each case weighs the same), with a case-level bootstrap 95% interval (4000 resamples, fixed seed)",
+		fmt.Sprintf("pass^%d (A) and pass^%d (B): the share of cases expected to pass all of that many samples (τ-bench's unbiased estimator); – when the run has no case with that many samples", r.MaxSamplesA, r.MaxSamplesB),
+	}
+	if err := report.RenderTable(w, markdown, fmt.Sprintf("Samples: paired test on per-case pass rates (A up to %d, B up to %d samples per case)", r.MaxSamplesA, r.MaxSamplesB),
+		[]string{"metric", "A", "B", "effect [95% CI]", "p (sign-flip)", "cases", fmt.Sprintf("pass^%d A", r.MaxSamplesA), fmt.Sprintf("pass^%d B", r.MaxSamplesB)}, rows, notes); err != nil {
+		return err
+	}
+	if _, err := fmt.Fprintln(w); err != nil {
+		return err
+	}
+	if err := writeFlaky(w, r, markdown); err != nil {
+		return err
+	}
+	if len(r.RateChanges) == 0 {
+		_, err := fmt.Fprintf(w, "No case's pass rate changed between A and B.\n")
+		return err
+	}
+	var crows [][]string
+	fell := 0
+	for _, c := range r.RateChanges {
+		dir := "rose"
+		if stats.Ratio(c.B.Pass, c.B.N) < stats.Ratio(c.A.Pass, c.A.N) {
+			dir = "fell"
+			fell++
+		}
+		rate := fmt.Sprintf("%d/%d → %d/%d", c.A.Pass, c.A.N, c.B.Pass, c.B.N)
+		if len(c.Checks) == 0 {
+			crows = append(crows, []string{c.Case, rate, dir, "", "", ""})
+		}
+		for i, ch := range c.Checks {
+			cs, rt, d := c.Case, rate, dir
+			if i > 0 {
+				cs, rt, d = "", "", ""
+			}
+			crows = append(crows, []string{cs, rt, d, ch.Check, ch.A, ch.B})
+		}
+	}
+	title := fmt.Sprintf("Cases whose pass rate changed (%d fell, %d rose)", fell, len(r.RateChanges)-fell)
+	return report.RenderTable(w, markdown, title, []string{"case", "passed", "change", "check (sample 1)", "A", "B"}, crows,
+		[]string{"samples passed (as a whole) in A → in B; the checks are those whose outcome differs in sample 1"})
+}
+
+func passHat(x *float64) string {
+	if x == nil {
+		return "–"
+	}
+	return fmt.Sprintf("%.1f%%", 100**x)
+}
+
+// writeFlaky prints the cases whose samples ended differently in A or B.
+func writeFlaky(w io.Writer, r *Result, markdown bool) error {
+	nA, nB := 0, 0
+	var rows [][]string
+	side := func(res []string) string {
+		if res == nil {
+			return "(not flaky)"
+		}
+		return strings.Join(res, " ")
+	}
+	for _, f := range r.Flaky {
+		if f.A != nil {
+			nA++
+		}
+		if f.B != nil {
+			nB++
+		}
+		rows = append(rows, []string{f.Case, side(f.A), side(f.B)})
+	}
+	notes := []string{"each sample's result in order (sample 1 first); every flaky case's samples and what differed are in each run's report (summary.samples.flaky)"}
+	if len(rows) == 0 {
+		notes = []string{"no case ended differently across its samples in either run"}
+	}
+	if err := report.RenderTable(w, markdown, fmt.Sprintf("Flaky cases (%d in A, %d in B)", nA, nB), []string{"case", "A", "B"}, rows, notes); err != nil {
+		return err
+	}
+	_, err := fmt.Fprintln(w)
+	return err
+}

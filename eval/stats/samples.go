@@ -1,0 +1,299 @@
+package stats
+
+import (
+	"math"
+	"math/big"
+	"math/rand/v2"
+	"slices"
+)
+
+// Statistics of repeated samples (record --samples N): several draws of the
+// same case are not independent trials, so every figure here treats the
+// case, not the draw, as the unit.
+
+// PassAtK is the unbiased estimator of pass@k from n samples of which c
+// passed (Chen et al. 2021, "Evaluating Large Language Models Trained on
+// Code"): the probability that at least one of k samples drawn without
+// replacement passes, 1 − C(n−c, k)/C(n, k). It is computed exactly in
+// rationals and rounded once. k must be in 1..n and c in 0..n.
+func PassAtK(n, c, k int) float64 {
+	if !validNCK(n, c, k) {
+		return math.NaN()
+	}
+	r := new(big.Rat).SetFrac(binom(n-c, k), binom(n, k))
+	r.Sub(big.NewRat(1, 1), r)
+	f, _ := r.Float64()
+	return f
+}
+
+// PassHatK is the unbiased estimator of pass^k from n samples of which c
+// passed (Yao et al. 2024, "τ-bench"): the probability that all of k
+// samples drawn without replacement pass, C(c, k)/C(n, k). It says whether
+// the assistant is reliable, where pass@k says whether it is sometimes
+// right. k must be in 1..n and c in 0..n.
+func PassHatK(n, c, k int) float64 {
+	if !validNCK(n, c, k) {
+		return math.NaN()
+	}
+	f, _ := new(big.Rat).SetFrac(binom(c, k), binom(n, k)).Float64()
+	return f
+}
+
+func validNCK(n, c, k int) bool { return n >= 1 && k >= 1 && k <= n && c >= 0 && c <= n }
+
+// binom is C(n, k) exactly; 0 when k > n.
+func binom(n, k int) *big.Int {
+	if k < 0 || k > n {
+		return big.NewInt(0)
+	}
+	return new(big.Int).Binomial(int64(n), int64(k))
+}
+
+// Cluster is one case's samples for one metric: Pass of N passed.
+type Cluster struct{ Pass, N int }
+
+// BootstrapSeed seeds every case-level bootstrap, so reports are
+// byte-identical from one run to the next.
+const BootstrapSeed = 0x5eedcafe
+
+// BootstrapResamples is how many case-level resamples an interval uses.
+const BootstrapResamples = 4000
+
+// ClusterInterval returns a 95% interval for the pooled pass rate
+// Σpass/ΣN of clusters (one per case) that respects clustering by case: a
+// case-level percentile bootstrap (resample whole cases with replacement,
+// BootstrapResamples times, seeded with BootstrapSeed), so the samples of one
+// case, which share its difficulty, never count as independent evidence.
+//
+// When every resample gives the same rate (every sample of every case
+// passed, or every one failed) the bootstrap has nothing to say about cases
+// it did not see; the interval is then the Wilson interval over cases, as a
+// one-sample run of the same cases would report. No clusters give (0, 1).
+func ClusterInterval(cs []Cluster) (lo, hi float64) {
+	if len(cs) == 0 {
+		return 0, 1
+	}
+	pass, n := 0, 0
+	for _, c := range cs {
+		pass += c.Pass
+		n += c.N
+	}
+	switch pass {
+	case 0:
+		return Wilson(0, len(cs))
+	case n:
+		return Wilson(len(cs), len(cs))
+	}
+	rng := rand.New(rand.NewPCG(BootstrapSeed, uint64(len(cs))))
+	rates := make([]float64, BootstrapResamples)
+	for b := range rates {
+		p, t := 0, 0
+		for range cs {
+			c := cs[rng.IntN(len(cs))]
+			p += c.Pass
+			t += c.N
+		}
+		rates[b] = float64(p) / float64(t)
+	}
+	slices.Sort(rates)
+	return percentileSorted(rates, 2.5), percentileSorted(rates, 97.5)
+}
+
+// percentileSorted is the p-th percentile of sorted xs by linear
+// interpolation between closest ranks (R's quantile type 7).
+func percentileSorted(xs []float64, p float64) float64 {
+	h := float64(len(xs)-1) * p / 100
+	i := int(math.Floor(h))
+	if i+1 >= len(xs) {
+		return xs[len(xs)-1]
+	}
+	return xs[i] + (h-float64(i))*(xs[i+1]-xs[i])
+}
+
+// SignFlipExactWork bounds the exact sign-flip count: the number of cases
+// times the sum of the absolute integer differences (the size of the
+// dynamic programme). Beyond it SignFlip draws seeded random sign
+// assignments: SignFlipDraws of them, fewer for very many cases (never
+// fewer than signFlipMinDraws), so a run of any size compares in well
+// under a second.
+const (
+	SignFlipExactWork = 50_000_000
+	SignFlipDraws     = 200_000
+	signFlipMinDraws  = 10_000
+	signFlipMCWork    = 100_000_000
+	signFlipSeed      = 0x51637f11
+)
+
+// SignFlip returns the two-sided p-value of the paired sign-flip
+// (permutation) test of H0: the per-case differences d are symmetric about
+// zero, with the statistic |Σd|. Under H0 every assignment of signs to the
+// |d_i| is equally likely; p is the share of the 2^n assignments whose
+// |Σ±d_i| is at least the observed |Σd|. Zero differences take no part.
+//
+// The differences are integers (per-case pass-rate differences scaled to a
+// common denominator, see RateDifferences), so the null distribution of the
+// sum is counted exactly, in integers, by dynamic programming over the
+// cases: the complete enumeration of all 2^n sign assignments without
+// listing them. exact is false when that would exceed SignFlipExactWork; p
+// is then (1 + hits)/(1 + draws) from a seeded Monte Carlo, which never
+// reports an impossible p of 0.
+func SignFlip(d []int64) (p float64, exact bool) {
+	var abs []int64
+	var total, obs int64
+	for _, x := range d {
+		if x == 0 {
+			continue
+		}
+		obs += x
+		if x < 0 {
+			x = -x
+		}
+		abs = append(abs, x)
+		total += x
+	}
+	if len(abs) == 0 {
+		return 1, true
+	}
+	if obs < 0 {
+		obs = -obs
+	}
+	if total > SignFlipExactWork/int64(len(abs)) {
+		return signFlipMC(abs, obs), false
+	}
+	// count[s] = number of subsets of abs with sum s. Flipping subset S to
+	// negative gives the sum total − 2·sum(S), so |Σ| ≥ obs exactly when
+	// sum(S) ≤ (total−obs)/2 or sum(S) ≥ (total+obs)/2. Counts fit in a
+	// uint64 up to 63 non-zero differences; past that they are big.Ints.
+	var hits, all *big.Int
+	if len(abs) <= 63 {
+		count := make([]uint64, total+1)
+		count[0] = 1
+		var reach int64
+		for _, a := range abs {
+			for s := reach; s >= 0; s-- {
+				count[s+a] += count[s]
+			}
+			reach += a
+		}
+		var h uint64
+		for s, c := range count {
+			if sum := total - 2*int64(s); sum >= obs || -sum >= obs {
+				h += c
+			}
+		}
+		hits, all = new(big.Int).SetUint64(h), new(big.Int).Lsh(big.NewInt(1), uint(len(abs)))
+	} else {
+		count := make([]*big.Int, total+1)
+		count[0] = big.NewInt(1)
+		var reach int64
+		for _, a := range abs {
+			for s := reach; s >= 0; s-- {
+				if count[s] == nil {
+					continue
+				}
+				if count[s+a] == nil {
+					count[s+a] = new(big.Int)
+				}
+				count[s+a].Add(count[s+a], count[s])
+			}
+			reach += a
+		}
+		hits = new(big.Int)
+		for s, c := range count {
+			if c == nil {
+				continue
+			}
+			if sum := total - 2*int64(s); sum >= obs || -sum >= obs {
+				hits.Add(hits, c)
+			}
+		}
+		all = new(big.Int).Lsh(big.NewInt(1), uint(len(abs)))
+	}
+	f, _ := new(big.Rat).SetFrac(hits, all).Float64()
+	return math.Min(f, 1), true
+}
+
+// signFlipDraws is how many random sign assignments the Monte Carlo of n
+// non-zero differences draws.
+func signFlipDraws(n int) int {
+	return max(signFlipMinDraws, min(SignFlipDraws, signFlipMCWork/max(n, 1)))
+}
+
+func signFlipMC(abs []int64, obs int64) float64 {
+	rng := rand.New(rand.NewPCG(signFlipSeed, uint64(len(abs))))
+	draws := signFlipDraws(len(abs))
+	hits := 0
+	for range draws {
+		var s int64
+		var bits uint64
+		for i, a := range abs {
+			if i%64 == 0 {
+				bits = rng.Uint64()
+			}
+			if bits&1 == 1 {
+				s += a
+			} else {
+				s -= a
+			}
+			bits >>= 1
+		}
+		if s >= obs || -s >= obs {
+			hits++
+		}
+	}
+	return float64(1+hits) / float64(1+draws)
+}
+
+// RatePair is one case's samples in two runs: A passed PassA of NA samples,
+// B PassB of NB.
+type RatePair struct{ PassA, NA, PassB, NB int }
+
+// RateDifferences scales the per-case pass-rate differences B − A to
+// integers over their least common denominator, for SignFlip. The scale
+// does not change the test, which depends only on the ratios.
+func RateDifferences(ps []RatePair) []int64 {
+	l := int64(1)
+	for _, p := range ps {
+		l = lcm(lcm(l, int64(max(p.NA, 1))), int64(max(p.NB, 1)))
+	}
+	out := make([]int64, len(ps))
+	for i, p := range ps {
+		out[i] = int64(p.PassB)*(l/int64(max(p.NB, 1))) - int64(p.PassA)*(l/int64(max(p.NA, 1)))
+	}
+	return out
+}
+
+func gcd(a, b int64) int64 {
+	for b != 0 {
+		a, b = b, a%b
+	}
+	return a
+}
+
+func lcm(a, b int64) int64 { return a / gcd(a, b) * b }
+
+// MeanDiffInterval returns the mean per-case pass-rate difference B − A
+// and its 95% case-level percentile bootstrap interval (seeded with
+// BootstrapSeed): the effect of a paired comparison of sampled runs. With
+// no pairs it returns 0, (0, 0).
+func MeanDiffInterval(ps []RatePair) (mean, lo, hi float64) {
+	if len(ps) == 0 {
+		return 0, 0, 0
+	}
+	d := make([]float64, len(ps))
+	for i, p := range ps {
+		d[i] = Ratio(p.PassB, p.NB) - Ratio(p.PassA, p.NA)
+	}
+	mean = Mean(d)
+	rng := rand.New(rand.NewPCG(BootstrapSeed, uint64(len(d))))
+	means := make([]float64, BootstrapResamples)
+	for b := range means {
+		var s float64
+		for range d {
+			s += d[rng.IntN(len(d))]
+		}
+		means[b] = s / float64(len(d))
+	}
+	slices.Sort(means)
+	return mean, percentileSorted(means, 2.5), percentileSorted(means, 97.5)
+}

@@ -128,6 +128,9 @@ func TestManifestDecodesAsUnmarshal(t *testing.T) {
 		`{"cases":null,"Variant":"v","extra":[1,{"x":2}]}`,
 		`{"cases":{"a/x":{"backend":"sim"},"a/x":{"policy":"p","files":{"f":"1"}}}}`,
 		`{}`,
+		// Entries alike but for their samples stay apart (the merge of
+		// samples into the compact form once shared them).
+		`{"cases":{"a/x":{"backend":"sim","variant_hash":"h","samples":5},"a/y":{"backend":"sim","variant_hash":"h"}}}`,
 	}
 	for _, in := range inputs {
 		want := &Manifest{Variant: "shelf", Mode: "m"}

@@ -1,0 +1,274 @@
+package answer
+
+// Tests that kill the mutants gremlins found alive in this package
+// (gremlins unleash --workers 2 ./orchestrator/answer; see README,
+// Development).
+//
+// EQUIVALENTS-PLACEHOLDER
+
+import (
+	"fmt"
+	"reflect"
+	"strings"
+	"testing"
+)
+
+// described lists findings as "code@location: message".
+func described(fs []Finding) []string {
+	var out []string
+	for _, f := range fs {
+		out = append(out, f.Code+"@"+f.Location+": "+f.Message)
+	}
+	return out
+}
+
+// cleanEnvelope is a success envelope that breaks no rule: three bullets,
+// each backed by exactly MinDomains registrable domains.
+func cleanEnvelope() Envelope {
+	ids := []string{"s1", "s2"}
+	return Success([]Bullet{{Text: "One.", SourceIDs: ids}, {Text: "Two.", SourceIDs: ids}, {Text: "Three.", SourceIDs: ids}},
+		[]Source{{ID: "s1", Domain: "a.org", Title: "A", URL: "https://a.org/"}, {ID: "s2", Domain: "b.org", Title: "B", URL: "https://b.org/"}})
+}
+
+var (
+	missingHeader1 = fmt.Sprintf("header.missing@line 1: no header line %q", Phase1Header)
+	missingConsent = func(line int) string {
+		return fmt.Sprintf("consent.missing@line %d: Phase 1 must end with the consent question %q", line, ConsentQuestion)
+	}
+	emptyBody = func(line int) string {
+		return fmt.Sprintf("body.empty@line %d: no answer between the header and the consent question", line)
+	}
+	sharedConsent = func(line int, text string) string {
+		return fmt.Sprintf("consent.mismatch@line %d: the consent question must be on a line of its own, after a blank line; it shares %s", line, quote(text))
+	}
+)
+
+// TestPhase1Degenerate: messages with parts missing, down to the empty
+// message, get every applicable finding and nothing else (and never panic).
+func TestPhase1Degenerate(t *testing.T) {
+	for _, tt := range []struct {
+		name, msg string
+		want      []string
+	}{
+		{"empty", "", []string{missingHeader1, missingConsent(1), emptyBody(1)}},
+		{"only blank lines", "\n\n", []string{missingHeader1, missingConsent(1), emptyBody(1)}},
+		{"no header, no question", "Just an answer.", []string{missingHeader1, missingConsent(1)}},
+		{"only the question", ConsentQuestion, []string{missingHeader1, emptyBody(1)}},
+		// One newline ends the header line; the blank line after it is
+		// not "after the consent question": there is none.
+		{"header and a blank line", Phase1Header + "\n\n", []string{missingConsent(1), emptyBody(2)}},
+		{"header and answer, no question", Phase1Header + "\n\nAnswer.", []string{missingConsent(3)}},
+		{"no body", Phase1Header + "\n" + ConsentQuestion, []string{emptyBody(2)}},
+		// Only blank lines between header and question: the body is
+		// empty, which says it all; the blank lines are not counted.
+		{"blank body", Phase1Header + "\n\n\n\n" + ConsentQuestion, []string{emptyBody(2)}},
+		// Text after the question on its line is not answer text.
+		{"text after the question", Phase1Header + "\n\n" + ConsentQuestion + " Thanks!",
+			[]string{sharedConsent(3, ConsentQuestion+" Thanks!"), emptyBody(2)}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := described(CheckPhase1(tt.msg)); !reflect.DeepEqual(got, tt.want) {
+				t.Errorf("CheckPhase1(%q) =\n%s\nwant\n%s", tt.msg, strings.Join(got, "\n"), strings.Join(tt.want, "\n"))
+			}
+		})
+	}
+}
+
+// TestPhase1AnswerSharingTheQuestionLine: answer text before the question
+// on the question's line is a paragraph of the body, located on that line,
+// and only its own words count against the paragraph limit.
+func TestPhase1AnswerSharingTheQuestionLine(t *testing.T) {
+	words := func(n int) string { return strings.TrimSpace(strings.Repeat("word ", n)) }
+	for _, n := range []int{MaxParagraphWords, MaxParagraphWords + 1} {
+		line := words(n) + " " + ConsentQuestion
+		want := []string{sharedConsent(3, line)}
+		if n > MaxParagraphWords {
+			want = append(want, fmt.Sprintf("body.paragraph_long@line 3: paragraph of %d words; a short paragraph has at most %d", n, MaxParagraphWords))
+		}
+		if got := described(CheckPhase1(Phase1Header + "\n\n" + line)); !reflect.DeepEqual(got, want) {
+			t.Errorf("%d words before the question:\n%s\nwant\n%s", n, strings.Join(got, "\n"), strings.Join(want, "\n"))
+		}
+	}
+}
+
+// TestPhase1NamesEveryTool: each search tool named on a line is listed.
+func TestPhase1NamesEveryTool(t *testing.T) {
+	got := described(CheckPhase1(Phase1Header + "\nAsk Tavily or Exa.\n\n" + ConsentQuestion))
+	want := []string{`tools.mentioned@line 2: Phase 1 names Tavily, Exa; say "search the web" or "look it up" instead`}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("findings = %q, want %q", got, want)
+	}
+}
+
+// TestControlCharactersAreInvisible: BEL and DEL (the last ASCII code) are
+// control characters and reported; tab and space are not.
+func TestControlCharactersAreInvisible(t *testing.T) {
+	got := described(CheckPhase1(Phase1Header + "\nA\x07b\x7fc\td e\n\n" + ConsentQuestion))
+	want := []string{"text.invisible@line 2: invisible characters: ‹U+0007› ‹U+007F›"}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("findings = %q, want %q", got, want)
+	}
+}
+
+// phase2Case is a Phase 2 message and what CheckPhase2 must make of it.
+type phase2Case struct {
+	name, msg string
+	want      []string // described findings
+	printed   string
+	envelope  bool
+}
+
+func (tt phase2Case) check(t *testing.T) {
+	t.Helper()
+	rep := CheckPhase2(tt.msg)
+	if got := described(rep.Findings); !reflect.DeepEqual(got, tt.want) {
+		t.Errorf("%s: findings =\n%s\nwant\n%s", tt.name, strings.Join(got, "\n"), strings.Join(tt.want, "\n"))
+	}
+	if rep.Printed != tt.printed || (rep.Envelope != nil) != tt.envelope {
+		t.Errorf("%s: Printed = %q, Envelope = %v; want %q, envelope %v", tt.name, rep.Printed, rep.Envelope, tt.printed, tt.envelope)
+	}
+}
+
+// TestPhase2Structure: each part of a Phase 2 message is looked for only
+// where the layout puts it, and located exactly when it is out of place.
+func TestPhase2Structure(t *testing.T) {
+	e := cleanEnvelope()
+	good := FormatPhase2(VerificationConfirmed, e)
+	rm := e.Data.RenderMarkdown
+	json := string(Marshal(e))
+	verification := VerificationPrefix + VerificationConfirmed
+	for _, tt := range []phase2Case{
+		{"good", good, nil, rm, true},
+		// The fence on the first line: the envelope is still read, and a
+		// Verification line after it does not count.
+		{"fence first, verification after it", "```json\n" + json + "\n```\n" + verification, []string{
+			fmt.Sprintf("header.missing@line 1: no header line %q", Phase2Header),
+			`verification.missing@line 1: no "Verification: <sentence>" line after the header`,
+			`markdown.mismatch@line 1: printed markdown differs from data.render_markdown (positions within the markdown): first difference at byte 0 (line 1, col 1): want "- One.⏎", got ""`,
+			`layout.stray_text@line 4: "Verification: Phase 1 answer is confirme…" after the closing fence; only one newline may follow it`,
+		}, "", true},
+		{"neither verification nor fence", Phase2Header + "\nhello", []string{
+			`verification.missing@line 2: no "Verification: <sentence>" line after the header`,
+			"json.missing@line 3: no ```json fenced block with the envelope",
+		}, "hello", false},
+		{"stray line before the verification", strings.Replace(good, "\nVerification", "\nstray\nVerification", 1), []string{
+			"layout.stray_text@line 2: 1 line(s) between the header and the Verification line; it must follow the header directly",
+		}, rm, true},
+		// Without a header, the Verification line on line 1 is still the
+		// anchor the printed block is measured from.
+		{"verification first, no blank line after it", strings.Replace(strings.TrimPrefix(good, Phase2Header+"\n"), "results.\n\n", "results.\n", 1), []string{
+			fmt.Sprintf("header.missing@line 1: no header line %q", Phase2Header),
+			"layout.blank_lines@line 2: 0 blank line(s) after the Verification line, want 1",
+		}, rm, true},
+		// A bare ``` opening fence is reported, and the block it opens
+		// still ends at the next ``` line.
+		{"bare opening fence", strings.Replace(good, "```json", "```", 1), []string{
+			"json.fence@line 12: fence line is \"```\", want \"```json\"",
+		}, rm, true},
+		{"unclosed fence, syntax error on its last line", Phase2Header + "\n" + verification + "\n\n```json\n{\"data\":\n\"x\"", []string{
+			"json.fence@line 4: the ```json block is never closed with ```",
+			"json.syntax@line 6: the envelope is not valid JSON: unexpected EOF",
+		}, "", false},
+		{"white space on the blank line before the fence", strings.Replace(good, "\n\n```json", "\n \n```json", 1), []string{
+			`layout.blank_lines@line 11: blank line contains "␠"; it must be empty`,
+		}, rm, true},
+		{"white space on the blank line after the verification", strings.Replace(good, "results.\n\n", "results.\n\t\n", 1), []string{
+			`layout.blank_lines@line 3: blank line contains "→"; it must be empty`,
+		}, rm, true},
+		// With the envelope unreadable, a block ending in "Sources:" gets
+		// its newline back, any other is taken as printed.
+		{"no printed block, envelope unreadable", Phase2Header + "\n" + verification + "\n\n```json\n{\"data\":1\n```", []string{
+			"json.syntax@line 5: the envelope is not valid JSON: unexpected EOF",
+		}, "", false},
+		{"block ending in Sources:, envelope unreadable", Phase2Header + "\n" + verification + "\n\n- A.\n\nSources:\n\n```json\n{\"data\":\n```", []string{
+			"json.syntax@line 9: the envelope is not valid JSON: unexpected EOF",
+		}, "- A.\n\nSources:\n", false},
+		{"block ending in a bullet, envelope unreadable", Phase2Header + "\n" + verification + "\n\n- A.\n\n```json\n{\"data\":\n```", []string{
+			"json.syntax@line 7: the envelope is not valid JSON: unexpected EOF",
+		}, "- A.", false},
+		// Stray text after the closing fence is quoted up to 40 runes.
+		{"40 runes after the fence", good + "\n" + strings.Repeat("é", 40), []string{
+			fmt.Sprintf("layout.stray_text@line 15: %q after the closing fence; only one newline may follow it", strings.Repeat("é", 40)),
+		}, rm, true},
+		{"41 runes after the fence", good + "\n" + strings.Repeat("é", 41), []string{
+			fmt.Sprintf("layout.stray_text@line 15: %q after the closing fence; only one newline may follow it", strings.Repeat("é", 40)+"…"),
+		}, rm, true},
+	} {
+		tt.check(t)
+	}
+}
+
+// TestVerificationClosestSentence: an invalid Verification line is
+// compared with the allowed sentence it is closest to, whichever of the
+// three that is, including truncated and extended ones.
+func TestVerificationClosestSentence(t *testing.T) {
+	good := FormatPhase2(VerificationConfirmed, cleanEnvelope())
+	for _, tt := range []struct{ printed, closest string }{
+		{"Phase 1 answer is confirmed", VerificationConfirmed},
+		{VerificationConfirmed + " Definitely.", VerificationConfirmed},
+		{"Phase 1 answer requires correction", VerificationCorrected},
+		{strings.Replace(VerificationSkipped, "skipped", "skiped", 1), VerificationSkipped},
+		{VerificationSkipped + " Really.", VerificationSkipped},
+		{strings.ToUpper(VerificationCorrected), VerificationCorrected},
+	} {
+		rep := CheckPhase2(strings.Replace(good, VerificationConfirmed, tt.printed, 1))
+		if len(rep.Findings) != 1 || rep.Findings[0].Code != "verification.invalid" ||
+			!strings.Contains(rep.Findings[0].Message, fmt.Sprintf("closest is %q:", tt.closest)) {
+			t.Errorf("Verification: %s\nfindings %q; want one verification.invalid, closest %q", tt.printed, described(rep.Findings), tt.closest)
+		}
+		if rep.Verification != tt.printed {
+			t.Errorf("Verification = %q, want %q", rep.Verification, tt.printed)
+		}
+	}
+}
+
+// TestEnvelopeNotAnObject: a JSON scalar or array is a schema error, the
+// whole document's, and nothing else.
+func TestEnvelopeNotAnObject(t *testing.T) {
+	for raw, typ := range map[string]string{"1": "number", "-1.5e3": "number", "true": "boolean", "null": "null", `"x"`: "string", "[1, 2]": "array"} {
+		env, fs := CheckEnvelope([]byte(raw))
+		want := []string{"schema.type@: got " + typ + ", want object"}
+		if got := described(fs); env != nil || !reflect.DeepEqual(got, want) {
+			t.Errorf("CheckEnvelope(%s) = %v, %q; want nil, %q", raw, env, got, want)
+		}
+	}
+}
+
+// TestEnvelopeDomainsAndIDs: two registrable domains per bullet are
+// enough, and ids s9 and s10 are well formed (an envelope with ten sources
+// breaks only the count).
+func TestEnvelopeDomainsAndIDs(t *testing.T) {
+	if _, fs := CheckEnvelope(Marshal(cleanEnvelope())); len(fs) != 0 {
+		t.Errorf("two domains per bullet: %q, want no finding", described(fs))
+	}
+	var srcs []Source
+	for i := 1; i <= 10; i++ {
+		srcs = append(srcs, Source{ID: fmt.Sprintf("s%d", i), Domain: fmt.Sprintf("d%d.org", i), Title: "T", URL: fmt.Sprintf("https://d%d.org/", i)})
+	}
+	e := Success([]Bullet{
+		{Text: "One.", SourceIDs: []string{"s1", "s2", "s3", "s4"}},
+		{Text: "Two.", SourceIDs: []string{"s5", "s6", "s7", "s8"}},
+		{Text: "Three.", SourceIDs: []string{"s9", "s10"}},
+	}, srcs)
+	want := []string{"sources.too_many@/data/sources: 10 items, max 6"}
+	if _, fs := CheckEnvelope(Marshal(e)); !reflect.DeepEqual(described(fs), want) {
+		t.Errorf("ten sources: %q, want %q", described(fs), want)
+	}
+}
+
+// TestRFC3339OffsetBounds: the largest offsets RFC 3339 allows (hours up
+// to 23, minutes up to 59) are valid, one more is not.
+func TestRFC3339OffsetBounds(t *testing.T) {
+	for s, want := range map[string]bool{
+		"1996-12-19T16:39:57+23:59": true,
+		"1996-12-19T16:39:57-20:00": true,
+		"1996-12-19T16:39:57+05:50": true,
+		"1996-12-19T16:39:57+24:00": false,
+		"1996-12-19T16:39:57+30:00": false,
+		"1996-12-19T16:39:57+05:60": false,
+	} {
+		if got := ValidRFC3339(s); got != want {
+			t.Errorf("ValidRFC3339(%q) = %v, want %v", s, got, want)
+		}
+	}
+}

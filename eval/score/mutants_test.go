@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/searchbench/searchbench/eval/dataset"
 	"github.com/searchbench/searchbench/orchestrator/answer"
 	"github.com/searchbench/searchbench/orchestrator/trace"
 )
@@ -259,5 +260,156 @@ func TestGroundingUnsupportedAttr(t *testing.T) {
 	r, _ = Grounding{}.Score(&Input{Case: routingCase("tavily_only"), Session: session(p2(answer.FormatPhase2(answer.VerificationSkipped, env), c))})
 	if got, want := r.Attrs["unsupported"], `bullet 2: "2023" (year)`; got != want {
 		t.Errorf("unsupported = %q, want %q", got, want)
+	}
+	if c := checkByName(r, "claims"); c == nil || c.Pass || !strings.HasPrefix(c.Diff, "bullet 2: Generics arrived in Go 1.18 in March 2023.\n  unsupported: \"2023\" (year)") {
+		t.Errorf("claims check = %+v", c)
+	}
+}
+
+// TestRoutingUsesThePhase2Turn: in a session with a Phase 1 turn first,
+// the route is read from the Phase 2 turn.
+func TestRoutingUsesThePhase2Turn(t *testing.T) {
+	in := &Input{Case: routingCase(trace.RouteExaOnly), Session: session(p1(), p2(okMsg(answer.VerificationConfirmed), call(0, trace.ToolExa, trace.CallOK)))}
+	r, _ := Routing{}.Score(in)
+	if c := checkByName(r, "route"); c == nil || !c.Pass || c.Got != trace.RouteExaOnly {
+		t.Errorf("route check = %+v", c)
+	}
+}
+
+// TestRoutingTavilyFirstReason: the reason numbers the calls from 1.
+func TestRoutingTavilyFirstReason(t *testing.T) {
+	in := &Input{Case: routingCase(trace.RouteTavilyPlusExa), Session: session(p2(okMsg(answer.VerificationConfirmed),
+		call(0, trace.ToolTavily, trace.CallOK), call(1, trace.ToolExa, trace.CallOK)))}
+	r, _ := Routing{}.Score(in)
+	want := "the first tavily_search call (round 0, call 1) precedes the first exa_search call (round 1, call 2); the seed asks for Exa first on mixed queries"
+	if c := checkByName(r, "exa before tavily"); c == nil || c.Pass || c.Reason != want {
+		t.Errorf("exa-first check = %+v\nwant reason %q", c, want)
+	}
+}
+
+// TestMarkdownReasonAndDiff: a drift is located in the reason, and the diff
+// starts with the same location.
+func TestMarkdownReasonAndDiff(t *testing.T) {
+	msg := driftMsg(answer.VerificationConfirmed)
+	m := answer.CheckPhase2(msg).MarkdownDiff
+	if m == nil {
+		t.Fatal("no markdown mismatch in the drift message")
+	}
+	r, _ := Markdown{}.Score(&Input{Case: routingCase("exa_only"), Session: session(p2(msg))})
+	c := checkByName(r, "final markdown")
+	if c == nil || c.Pass {
+		t.Fatalf("final markdown check = %+v", c)
+	}
+	if want := "the printed markdown is not data.render_markdown byte for byte: " + m.String(); c.Reason != want {
+		t.Errorf("reason = %q, want %q", c.Reason, want)
+	}
+	if want := m.String() + "\n" + m.Diff; c.Diff != want {
+		t.Errorf("diff = %q, want %q", c.Diff, want)
+	}
+}
+
+// TestParserCallsCheck: the check names the chain, compares arguments by
+// their JSON values (a YAML 3 is a JSON 3, not "3"; no arguments equal {}),
+// and lists both sides when they differ.
+func TestParserCallsCheck(t *testing.T) {
+	pc := &dataset.Case{ID: "p", Dataset: "parser", Kind: dataset.KindParser, Prompt: "react",
+		Content: "Thought: search\nAction: web_search\nAction Input: {\"query\": \"go\", \"n\": 3}",
+		Expect:  []dataset.Call{{Name: "web_search", Arguments: map[string]any{"query": "go", "n": 3}}}}
+	for _, tt := range []struct {
+		name, fallback string
+		got            []dataset.Call
+		pass           bool
+		check, list    string
+	}{
+		{"same values", "fuzzy", []dataset.Call{{Name: "web_search", Arguments: map[string]any{"query": "go", "n": 3.0}}}, true, "calls (react→fuzzy)", ""},
+		{"no fallback", "", []dataset.Call{{Name: "web_search", Arguments: map[string]any{"query": "go", "n": 3.0}}}, true, "calls (react)", ""},
+		{"another query", "fuzzy", []dataset.Call{{Name: "web_search", Arguments: map[string]any{"query": "rust", "n": 3.0}}}, false, "calls (react→fuzzy)", `web_search{"n":3,"query":"rust"}`},
+		{"a string for a number", "fuzzy", []dataset.Call{{Name: "web_search", Arguments: map[string]any{"query": "go", "n": "3"}}}, false, "calls (react→fuzzy)", `web_search{"n":"3","query":"go"}`},
+		{"no call", "fuzzy", nil, false, "calls (react→fuzzy)", "none"},
+	} {
+		po := &ParseOutcome{Primary: "react", Fallback: tt.fallback, Strategy: "react", Field: "content", Calls: tt.got}
+		r, ok := Parser{}.Score(&Input{Case: pc, Parse: po})
+		if !ok || len(r.Checks) != 1 {
+			t.Fatalf("%s: applies %v, checks %+v", tt.name, ok, r.Checks)
+		}
+		c := r.Checks[0]
+		if c.Name != tt.check || c.Pass != tt.pass || c.Expected != `web_search{"n":3,"query":"go"}` {
+			t.Errorf("%s: check = %+v, want %q pass %v", tt.name, c, tt.check, tt.pass)
+		}
+		if !tt.pass && c.Got != tt.list {
+			t.Errorf("%s: got = %q, want %q", tt.name, c.Got, tt.list)
+		}
+	}
+	noArgs := &dataset.Case{ID: "p", Dataset: "parser", Kind: dataset.KindParser, Prompt: "react",
+		Content: "Action: list_tools", Expect: []dataset.Call{{Name: "list_tools"}}}
+	po := &ParseOutcome{Primary: "react", Strategy: "react", Field: "content", Calls: []dataset.Call{{Name: "list_tools", Arguments: map[string]any{}}}}
+	if r, _ := (Parser{}).Score(&Input{Case: noArgs, Parse: po}); len(r.Checks) != 1 || !r.Checks[0].Pass {
+		t.Errorf("no arguments vs {}: %+v", r.Checks)
+	}
+}
+
+// TestMeanMetricOfNothing: the mean over no case is 0, not NaN.
+func TestMeanMetricOfNothing(t *testing.T) {
+	if m := MeanMetric("cost.x", UnitCount, 0, 0); m.Value != 0 || math.IsNaN(m.Value) || m.Den != 0 {
+		t.Errorf("MeanMetric over 0 cases = %+v", m)
+	}
+}
+
+// TestLimitsGots: what the limits checks report, passing or not; calls are
+// numbered from 1.
+func TestLimitsGots(t *testing.T) {
+	big := call(0, trace.ToolExa, trace.CallOK)
+	big.Sent, big.Results = 5, 7
+	for _, tt := range []struct {
+		name            string
+		calls           []trace.ToolCall
+		queries, result string
+	}{
+		{"no call", nil, "no calls sent", "all ≤ 5"},
+		{"too many results", []trace.ToolCall{big}, "exa_search 1", `call 1 (exa_search "q"): sent 5, got 7`},
+	} {
+		r, _ := Limits{}.Score(&Input{Case: routingCase("exa_only"), Session: session(p2(okMsg(answer.VerificationConfirmed), tt.calls...))})
+		q, res := checkByName(r, "queries per tool ≤ 3"), checkByName(r, "results per query ≤ 5")
+		if q == nil || res == nil || q.Got != tt.queries || res.Got != tt.result {
+			t.Errorf("%s: checks %+v, %+v; want gots %q, %q", tt.name, q, res, tt.queries, tt.result)
+		}
+	}
+}
+
+// TestClaimNamesAndNumbers: an initial continues a name, a word ending a
+// sentence ends it; a year next to another digit, 9 included, is not the
+// year.
+func TestClaimNamesAndNumbers(t *testing.T) {
+	for text, want := range map[string][]claimToken{
+		"Go was designed by R. Griesemer and Rob Pike.": {{"R Griesemer", tokName}, {"Rob Pike", tokName}},
+		"It came from Google. Rob Pike wrote it.":       {{"Rob Pike", tokName}},
+	} {
+		if got := claimTokens(text); !slices.Equal(got, want) {
+			t.Errorf("claimTokens(%q) = %v, want %v", text, got, want)
+		}
+	}
+	for _, hay := range []string{"released in 20129", "released in 92012"} {
+		if contains(hay, claimToken{"2012", tokYear}) {
+			t.Errorf("year 2012 found in %q", hay)
+		}
+	}
+}
+
+// TestGroundingAggregateWithoutDenominators: metrics over nothing are left
+// out: no clean-sources rate when every case is a known failure, no token
+// or independence share without tokens or bullets.
+func TestGroundingAggregateWithoutDenominators(t *testing.T) {
+	agg := Grounding{}.NewAggregator()
+	r := NewResult("grounding", Check{Name: "sources retrieved", Metric: MetricGroundingSources, Pass: true})
+	agg.Add(CaseInfo{Key: "flows/c", Tags: []string{KnownFailureTag}}, r)
+	var names []string
+	for _, m := range agg.Summary().Metrics {
+		names = append(names, m.Name)
+	}
+	if want := []string{MetricGroundingSources}; !slices.Equal(names, want) {
+		t.Errorf("metrics = %q, want %q", names, want)
+	}
+	if s := (Grounding{}).NewAggregator().Summary(); len(s.Metrics) != 0 {
+		t.Errorf("no case, yet metrics %+v", s.Metrics)
 	}
 }

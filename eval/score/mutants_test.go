@@ -413,3 +413,69 @@ func TestGroundingAggregateWithoutDenominators(t *testing.T) {
 		t.Errorf("no case, yet metrics %+v", s.Metrics)
 	}
 }
+
+// routeResult is a routing result with one route check.
+func routeResult(expected, got string) Result {
+	return NewResult("routing", Check{Name: "route", Metric: MetricRoutingAccuracy, Expected: expected, Got: got, Pass: expected == got})
+}
+
+// TestRoutingAggregateEdges: labels confused both ways keep their rows
+// and supports; a rate with nothing to divide by is left out; other
+// routes taken are columns after the labels, sorted; no macro-F1 without
+// a labelled case.
+func TestRoutingAggregateEdges(t *testing.T) {
+	agg := Routing{}.NewAggregator()
+	for _, x := range [][2]string{{"exa_only", "tavily_only"}, {"tavily_only", "exa_only"}, {"tavily_plus_exa", "other"}, {"tavily_plus_exa", "bogus"}} {
+		agg.Add(CaseInfo{}, routeResult(x[0], x[1]))
+	}
+	s := agg.Summary()
+	if len(s.Tables) != 2 {
+		t.Fatalf("tables = %+v", s.Tables)
+	}
+	if want := []string{"expected \\ got", "none", "tavily_only", "exa_only", "tavily_plus_exa", "bogus", "other"}; !slices.Equal(s.Tables[0].Header, want) {
+		t.Errorf("matrix header = %q, want %q", s.Tables[0].Header, want)
+	}
+	want := [][]string{
+		{"tavily_only", "1", "0.000", "0.000", "0.000"},
+		{"exa_only", "1", "0.000", "0.000", "0.000"},
+		{"tavily_plus_exa", "2", "–", "0.000", "0.000"},
+	}
+	if got := s.Tables[1].Rows; len(got) != len(want) {
+		t.Errorf("per-label rows = %q, want %q", got, want)
+	} else {
+		for i := range want {
+			if !slices.Equal(got[i], want[i]) {
+				t.Errorf("per-label row %d = %q, want %q", i, got[i], want[i])
+			}
+		}
+	}
+	names := map[string]bool{}
+	for _, m := range s.Metrics {
+		names[m.Name] = true
+	}
+	if names["routing.precision.tavily_plus_exa"] || !names["routing.recall.tavily_plus_exa"] || !names["routing.macro_f1"] {
+		t.Errorf("metrics = %v", names)
+	}
+
+	agg = Routing{}.NewAggregator()
+	agg.Add(CaseInfo{}, routeResult("bogus", "exa_only"))
+	names = map[string]bool{}
+	for _, m := range agg.Summary().Metrics {
+		names[m.Name] = true
+	}
+	if !names["routing.precision.exa_only"] || names["routing.recall.exa_only"] || names["routing.macro_f1"] {
+		t.Errorf("only predicted: metrics = %v", names)
+	}
+}
+
+// TestSchemaWithoutEnvelope: without a decodable envelope the check says
+// why: the envelope's own findings and the fence's, nothing else.
+func TestSchemaWithoutEnvelope(t *testing.T) {
+	msg := strings.TrimSuffix(okMsg(answer.VerificationConfirmed), "\n```") // no closing fence
+	msg = strings.Replace(msg, `"error":{"code":"NONE","message":""}}`, `"error":`, 1)
+	r, _ := Schema{}.Score(&Input{Case: routingCase("exa_only"), Session: session(p2(msg))})
+	c := checkByName(r, "final envelope")
+	if c == nil || c.Pass || c.Got != "no envelope: 2 violations: json.syntax, json.fence" {
+		t.Errorf("final envelope check = %+v", c)
+	}
+}

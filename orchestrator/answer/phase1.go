@@ -43,9 +43,10 @@ func CheckPhase1(msg string) []Finding {
 
 	// The consent question: exact, then look-alike, then sharing a line.
 	c, prefix := -1, ""
-	for i := last; i > h && c < 0; i-- {
+	for i := last; i > h; i-- {
 		if ls[i].bare() == ConsentQuestion {
 			c = i
+			break
 		}
 	}
 	want := fold(ConsentQuestion)

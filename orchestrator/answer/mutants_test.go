@@ -5,7 +5,8 @@ package answer
 // Development).
 //
 // Before these tests (gremlins v0.6.0, 2026-11-25): 376 killed, 68 lived,
-// 52 not covered: 84.68% efficacy. After: FINAL-FIGURES.
+// 52 not covered: 84.68% efficacy. After them: 411 killed, 10 lived (the
+// equivalent ones below), 52 not covered, 6 timed out: 97.62%.
 // Redundant code was simplified rather than explained: initial values
 // never read (envelopeResult.syntaxOffset, CheckPhase2's jsonLine,
 // checkVerification's bestN) are plain zero values; CheckPhase1's exact

@@ -185,7 +185,7 @@ func checkVerification(l line, i int, fs *[]Finding) string {
 		}
 	}
 	// Diff against the allowed line closest to what was printed.
-	best, bestN := Verifications[0], 0
+	best, bestN := Verifications[0], 0 // n ≥ 0: with no common prefix the first stays
 	ft := fold(text)
 	for _, s := range Verifications {
 		fw := fold(VerificationPrefix + s)

@@ -82,18 +82,18 @@ func (Evidence) NewAggregator() Aggregator { return &evidenceAgg{} }
 
 type evidenceAgg struct {
 	answers, bullets, backed float64
-	cases                    int
+	added                    bool
 }
 
 func (a *evidenceAgg) Add(_ CaseInfo, r Result) {
-	a.cases++
+	a.added = true
 	a.answers += r.Values["answers"]
 	a.bullets += r.Values["bullets"]
 	a.backed += r.Values["backed"]
 }
 
 func (a *evidenceAgg) Summary() Summary {
-	if a.cases == 0 {
+	if !a.added {
 		return Summary{}
 	}
 	share := Metric{Name: MetricEvidenceBackedShare, Unit: UnitRate, Better: HigherIsBetter,

@@ -435,8 +435,8 @@ func claimTokens(text string) []claimToken {
 		r, _ := utf8.DecodeRuneInString(w)
 		// Only spaces may separate the words of a name: "Isar, Emsland"
 		// is two names.
-		if len(run) > 0 && strings.TrimSpace(text[lastEnd:loc[0]]) != "" {
-			flush()
+		if strings.TrimSpace(text[lastEnd:loc[0]]) != "" {
+			flush() // a no-op on an empty run
 		}
 		lastEnd = loc[1]
 		if unicode.IsUpper(r) {
@@ -613,13 +613,13 @@ func (Grounding) NewAggregator() Aggregator { return &groundingAgg{} }
 
 type groundingAgg struct {
 	Rates
-	cases                                   int
+	added                                   bool
 	bullets, independent, tokens, supported float64
 	cleanNum, cleanDen                      int
 }
 
 func (a *groundingAgg) Add(c CaseInfo, r Result) {
-	a.cases++
+	a.added = true
 	a.Rates.Add(c, r)
 	a.bullets += r.Values["bullets"]
 	a.independent += r.Values["independent"]
@@ -636,7 +636,7 @@ func (a *groundingAgg) Add(c CaseInfo, r Result) {
 }
 
 func (a *groundingAgg) Summary() Summary {
-	if a.cases == 0 {
+	if !a.added {
 		return Summary{}
 	}
 	ms := a.Rates.Metrics()

@@ -35,7 +35,8 @@ const (
 type envelopeResult struct {
 	env      *Envelope
 	findings []Finding
-	// syntaxOffset is the byte offset of a JSON syntax error, or -1.
+	// syntaxOffset is the byte offset of the JSON syntax error, read only
+	// with the json.syntax finding.
 	syntaxOffset int
 	canonical    *textdiff.Mismatch // nil when render_markdown is canonical
 }
@@ -51,7 +52,7 @@ func CheckEnvelope(raw []byte) (*Envelope, []Finding) {
 }
 
 func checkEnvelope(raw []byte) envelopeResult {
-	res := envelopeResult{syntaxOffset: -1}
+	var res envelopeResult
 	doc, err := decodeDoc(raw)
 	if err != nil {
 		res.syntaxOffset = syntaxOffset(raw, err)

@@ -43,9 +43,10 @@ func CheckPhase1(msg string) []Finding {
 
 	// The consent question: exact, then look-alike, then sharing a line.
 	c, prefix := -1, ""
-	for i := last; i > h && c < 0; i-- {
+	for i := last; i > h; i-- {
 		if ls[i].bare() == ConsentQuestion {
 			c = i
+			break
 		}
 	}
 	want := fold(ConsentQuestion)
@@ -83,7 +84,7 @@ func CheckPhase1(msg string) []Finding {
 	if c >= 0 {
 		end = c
 	}
-	body := ls[h+1 : max(end, h+1)]
+	body := ls[h+1 : end] // c > h, last ≥ h: end ≥ h+1
 	lead := 0
 	for lead < len(body) && isBlank(body[lead].text) {
 		lead++
@@ -93,8 +94,8 @@ func CheckPhase1(msg string) []Finding {
 			fmt.Sprintf("%d blank lines after the header, at most %d", lead, maxBlankAfterTitle)))
 	}
 	if c >= 0 && prefix == "" && lead < len(body) {
-		trail := 0
-		for trail < len(body) && isBlank(body[len(body)-1-trail].text) {
+		trail := 0 // body[lead] is not blank: the count stops there
+		for isBlank(body[len(body)-1-trail].text) {
 			trail++
 		}
 		if trail != 1 {

@@ -79,7 +79,7 @@ func CheckPhase2(msg string) Phase2Report {
 	// order.
 	var raw string
 	var fenceFindings []Finding
-	jsonLine := -1
+	var jsonLine int // read only when there is a fence
 	if fence < 0 {
 		fenceFindings = append(fenceFindings, finding("json.missing", lineNo(len(ls)), "no ```json fenced block with the envelope"))
 	} else {
@@ -185,7 +185,7 @@ func checkVerification(l line, i int, fs *[]Finding) string {
 		}
 	}
 	// Diff against the allowed line closest to what was printed.
-	best, bestN := Verifications[0], -1
+	best, bestN := Verifications[0], 0 // n ≥ 0: with no common prefix the first stays
 	ft := fold(text)
 	for _, s := range Verifications {
 		fw := fold(VerificationPrefix + s)

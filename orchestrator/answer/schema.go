@@ -105,12 +105,7 @@ func collectSchema(ve *jsonschema.ValidationError, fs *[]Finding) {
 		return
 	}
 
-	loc := ve.SchemaURL
-	if i := strings.IndexByte(loc, '#'); i >= 0 {
-		loc = loc[i+1:]
-	} else {
-		loc = ""
-	}
+	_, loc, _ := strings.Cut(ve.SchemaURL, "#") // "" without a fragment
 	loc += "/" + strings.Join(ve.ErrorKind.KeywordPath(), "/")
 	code := schemaCodes[loc]
 	msg := ve.ErrorKind.LocalizedString(printer)

@@ -104,7 +104,7 @@ func invisibleIn(s string) []string {
 	var out []string
 	var seen map[rune]bool
 	for _, r := range s {
-		if r > ' ' && r < 0x7f || r == '\t' || r == '\r' || r == ' ' || seen[r] {
+		if r >= ' ' && r < 0x7f || r == '\t' || r == '\r' || seen[r] {
 			continue // printable ASCII, the bulk of any message, is never invisible
 		}
 		if r == utf8.RuneError || !(unicode.Is(unicode.Zs, r) || unicode.Is(unicode.Cf, r) || unicode.Is(unicode.Cc, r) || r == '\u2028' || r == '\u2029') {

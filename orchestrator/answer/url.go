@@ -60,15 +60,11 @@ func CanonicalURL(rawURL string) (canon string, err error) {
 	if _, err := parseWebURL(rawURL); err != nil {
 		return "", err
 	}
-	s := rawURL
-	if i := strings.IndexByte(s, '#'); i >= 0 {
-		s = s[:i]
-	}
-	i := strings.IndexByte(s, '?')
-	if i < 0 {
+	s, _, _ := strings.Cut(rawURL, "#")
+	base, query, ok := strings.Cut(s, "?")
+	if !ok {
 		return s, nil
 	}
-	base, query := s[:i], s[i+1:]
 	var kept []string
 	for _, part := range strings.Split(query, "&") {
 		key, _, _ := strings.Cut(part, "=")

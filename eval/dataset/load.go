@@ -25,6 +25,16 @@ var sampleSuffixRE = regexp.MustCompile(`^(.+)\.s([0-9]+)$`)
 // LoadDir loads every *.yaml file in dir, sorted by name. Problems in all
 // files are collected into one *Error.
 func LoadDir(dir string) ([]*Dataset, error) {
+	paths, err := datasetFiles(dir)
+	if err != nil {
+		return nil, err
+	}
+	return LoadFiles(paths...)
+}
+
+// datasetFiles lists the *.yaml files of dir, sorted by name; none is an
+// error.
+func datasetFiles(dir string) ([]string, error) {
 	paths, err := filepath.Glob(filepath.Join(dir, "*.yaml"))
 	if err != nil {
 		return nil, err
@@ -33,7 +43,7 @@ func LoadDir(dir string) ([]*Dataset, error) {
 		return nil, fmt.Errorf("no *.yaml datasets in %s", dir)
 	}
 	sort.Strings(paths)
-	return LoadFiles(paths...)
+	return paths, nil
 }
 
 // LoadFiles loads the named dataset files. Problems in all of them are

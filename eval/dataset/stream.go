@@ -10,8 +10,6 @@ import (
 	"io"
 	"iter"
 	"os"
-	"path/filepath"
-	"sort"
 
 	"go.yaml.in/yaml/v3"
 )
@@ -40,14 +38,10 @@ type Catalog struct {
 
 // OpenDir opens every *.yaml file in dir, sorted by name, as OpenFiles.
 func OpenDir(dir string, visit func(*Case)) (*Catalog, error) {
-	paths, err := filepath.Glob(filepath.Join(dir, "*.yaml"))
+	paths, err := datasetFiles(dir)
 	if err != nil {
 		return nil, err
 	}
-	if len(paths) == 0 {
-		return nil, fmt.Errorf("no *.yaml datasets in %s", dir)
-	}
-	sort.Strings(paths)
 	return OpenFiles(paths, visit)
 }
 

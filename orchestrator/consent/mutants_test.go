@@ -24,14 +24,7 @@ import "testing"
 // even when a longer entry at the start would lead to more entries after
 // it ("a" + "b c d", not "a b" + "c" + "d").
 func TestFewestEntriesWin(t *testing.T) {
-	const yaml = "yes: [a, a b]\nno: [b c d]\npolite: [please]\nnegators: [not]\nsearch_now: [check]\n" +
-		"filler: [c, d]\nconnectives: [but]\nnew_question: [btw]\nrequest: [got]\nnot_typos: [x]\nquestion_openers: [what]\n" +
-		"content_cues: [what]\nintensifiers: [really]\nspellings: {u: c}\n"
-	lx, err := loadLexicon([]byte(yaml), "lexicon.yaml")
-	if err != nil {
-		t.Fatal(err)
-	}
-	m := &matcher{lx: lx}
+	m := &matcher{lx: mustLexicon(t, smallLexicon("[a, a b]", "[b c d]", "[c, d, thanks]"))}
 	if v := m.classify("a b c d"); v.intent != No || v.rule != RuleNoAfterYes {
 		t.Errorf("classify(%q) = %s %s; want NO %s (yes \"a\", then no \"b c d\")", "a b c d", v.intent, v.rule, RuleNoAfterYes)
 	}

@@ -75,14 +75,8 @@ func TestCarriedQuery(t *testing.T) {
 // matches, and so does the longest entry, whatever its byte length.
 func TestEntryLimits(t *testing.T) {
 	six := strings.TrimSpace(strings.Repeat("alpha ", maxEntryWords))
-	yaml := "yes: [\"" + six + "\", \"supercalifragilistic\"]\nno: [n]\npolite: [please]\nnegators: [not]\nsearch_now: [check]\n" +
-		"filler: [thanks]\nconnectives: [but]\nnew_question: [btw]\nrequest: [got]\nnot_typos: [x]\nquestion_openers: [what]\n" +
-		"content_cues: [what]\nintensifiers: [really]\nspellings: {u: thanks}\n"
-	lx, err := loadLexicon([]byte(yaml), "lexicon.yaml")
-	if err != nil {
-		t.Fatal(err)
-	}
-	m := &matcher{lx: lx}
+	yaml := smallLexicon("[\""+six+"\", \"supercalifragilistic\"]", "[n]", "[thanks]")
+	m := &matcher{lx: mustLexicon(t, yaml)}
 	for _, reply := range []string{six, "supercalifragilistic"} {
 		if v := m.classify(reply); v.intent != Yes {
 			t.Errorf("classify(%q) = %s %s with a lexicon holding it; want YES", reply, v.intent, v.rule)
@@ -106,4 +100,21 @@ func TestIsASCIILetters(t *testing.T) {
 			t.Errorf("isASCIILetters(%q) = %v, want %v", s, got, want)
 		}
 	}
+}
+
+// smallLexicon is a lexicon with every list, yes, no and filler as given
+// (YAML flow sequences) and one word in each of the others.
+func smallLexicon(yes, no, filler string) string {
+	return "yes: " + yes + "\nno: " + no + "\npolite: [please]\nnegators: [not]\nsearch_now: [check]\n" +
+		"filler: " + filler + "\nconnectives: [but]\nnew_question: [btw]\nrequest: [got]\nnot_typos: [x]\nquestion_openers: [what]\n" +
+		"content_cues: [what]\nintensifiers: [really]\nspellings: {u: thanks}\n"
+}
+
+func mustLexicon(t *testing.T, yaml string) *lexicon {
+	t.Helper()
+	lx, err := loadLexicon([]byte(yaml), "lexicon.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return lx
 }

@@ -342,26 +342,7 @@ func WriteHTMLComparison(w io.Writer, a, b HTMLSide, variants [2]string, cmp *HT
 // scanWithGate streams src's meta and cases into w and returns its
 // summary and verdict.
 func scanWithGate(src Source, w Writer, gate **Gate, sum **Summary) error {
-	rc, err := src.Open()
-	if err != nil {
-		return fmt.Errorf("reading report: %w", err)
-	}
-	defer rc.Close()
-	sc, err := NewScanner(src.Name, rc)
-	if err != nil {
-		return err
-	}
-	if err := w.Begin(sc.Meta()); err != nil {
-		return err
-	}
-	for sc.Next() {
-		if err := w.Case(sc.Case()); err != nil {
-			return err
-		}
-	}
-	if err := sc.Err(); err != nil {
-		return err
-	}
-	*gate, *sum = sc.Gate(), sc.Summary()
-	return nil
+	g, err := scan(src, w.Begin, w.Case, func(s *Summary) { *sum = s })
+	*gate = g
+	return err
 }

@@ -27,32 +27,39 @@ func Bytes(name string, data []byte) Source {
 // Scan streams src through the callbacks; any may be nil. meta may stop
 // the scan by returning an error.
 func Scan(src Source, meta func(Meta) error, each func(*CaseRecord) error, sum func(*Summary)) error {
+	_, err := scan(src, meta, each, sum)
+	return err
+}
+
+// scan is Scan that also returns the report's gate verdict (nil when it has
+// none).
+func scan(src Source, meta func(Meta) error, each func(*CaseRecord) error, sum func(*Summary)) (*Gate, error) {
 	rc, err := src.Open()
 	if err != nil {
-		return fmt.Errorf("reading report: %w", err)
+		return nil, fmt.Errorf("reading report: %w", err)
 	}
 	defer rc.Close()
 	sc, err := NewScanner(src.Name, rc)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	if meta != nil {
 		if err := meta(sc.Meta()); err != nil {
-			return err
+			return nil, err
 		}
 	}
 	for sc.Next() {
 		if each != nil {
 			if err := each(sc.Case()); err != nil {
-				return err
+				return nil, err
 			}
 		}
 	}
 	if err := sc.Err(); err != nil {
-		return err
+		return nil, err
 	}
 	if sum != nil {
 		sum(sc.Summary())
 	}
-	return nil
+	return sc.Gate(), nil
 }

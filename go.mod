@@ -7,7 +7,9 @@ require (
 	github.com/chromedp/cdproto v0.0.0-20260321001828-e3e3800016bc
 	github.com/chromedp/chromedp v0.15.1
 	github.com/jstemmer/go-junit-report/v2 v2.1.0
+	github.com/klauspost/compress v1.20.4
 	github.com/kljensen/snowball v0.10.0
+	github.com/mattn/go-runewidth v0.0.21
 	github.com/olekukonko/tablewriter v1.1.5
 	github.com/pmezard/go-difflib v1.0.0
 	github.com/rhysd/actionlint v1.7.7
@@ -38,7 +40,6 @@ require (
 	github.com/inconshreveable/mousetrap v1.1.0 // indirect
 	github.com/mattn/go-colorable v0.1.14 // indirect
 	github.com/mattn/go-isatty v0.0.22 // indirect
-	github.com/mattn/go-runewidth v0.0.21 // indirect
 	github.com/mattn/go-shellwords v1.0.12 // indirect
 	github.com/mitchellh/colorstring v0.0.0-20190213212951-d06e56a500db // indirect
 	github.com/olekukonko/cat v0.0.0-20250911104152-50322a0618f6 // indirect

@@ -97,10 +97,16 @@ func (m multi) SetGate(g *Gate) {
 
 // Render streams the report src through w, handing g (nil for an ungated
 // report) to w first. It is how a run, a merge and `searchbench gate`
-// write their outputs once the verdict is known.
+// write their outputs once the verdict is known. The writers of a Multi
+// render side by side, each on a goroutine of its own.
 func Render(src Source, g *Gate, w Writer) error {
 	if s, ok := w.(GateSetter); ok {
 		s.SetGate(g)
+	}
+	if m, ok := w.(multi); ok && len(m) > 1 {
+		c := newConcurrent(m)
+		defer c.stop()
+		w = c
 	}
 	var sum *Summary
 	begun := false

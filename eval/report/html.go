@@ -28,9 +28,11 @@ var htmlPage = template.Must(template.New("report.html").ParseFS(htmlAssets, "ht
 type HTMLOptions struct {
 	// Name names the run on the page (its report.json path).
 	Name string
-	// Traces is the run's traces.jsonl.gz, nil when there are none (a
-	// merged report). Its lines must follow the report's cases.
-	Traces []byte
+	// Traces is the run's traces.jsonl.gz, the zero Source when there
+	// are none (a merged report). Its lines must follow the report's
+	// cases. It is opened twice (its lines are checked against the
+	// report's cases as they come, then copied), never held whole.
+	Traces Source
 }
 
 // htmlCase is a case record cut to what the page needs: at 10,000 cases
@@ -117,8 +119,9 @@ type HTMLComparison struct {
 type htmlRun struct {
 	out    *pageWriter
 	name   string
-	traces []byte
+	traces Source
 	tr     *TraceReader
+	trc    io.Closer // tr's file
 	gate   *Gate
 	n      int
 	// onBegin writes what precedes the run (the page's head).
@@ -129,14 +132,27 @@ type htmlRun struct {
 
 func newHTMLRun(out *pageWriter, opt HTMLOptions) (*htmlRun, error) {
 	r := &htmlRun{out: out, name: opt.Name, traces: opt.Traces}
-	if len(opt.Traces) > 0 {
-		tr, err := NewTraceReader(TracesName, bytes.NewReader(opt.Traces))
+	if opt.Traces.Open != nil {
+		f, err := opt.Traces.Open()
 		if err != nil {
 			return nil, err
 		}
-		r.tr = tr
+		tr, err := NewTraceReader(opt.Traces.Name, f)
+		if err != nil {
+			f.Close()
+			return nil, err
+		}
+		r.tr, r.trc = tr, f
 	}
 	return r, nil
+}
+
+// close closes the traces the run checks its cases against.
+func (r *htmlRun) close() {
+	if r.trc != nil {
+		r.trc.Close()
+		r.trc = nil
+	}
 }
 
 // SetGate implements GateSetter.
@@ -178,7 +194,9 @@ const traceChunk = 48 << 10
 
 func (r *htmlRun) End(s Summary) error {
 	if r.tr != nil {
-		if err := r.tr.Done(); err != nil {
+		err := r.tr.Done()
+		r.close()
+		if err != nil {
 			return err
 		}
 	}
@@ -187,12 +205,10 @@ func (r *htmlRun) End(s Summary) error {
 	r.out.raw(`,"gate":`)
 	r.out.json(r.gate)
 	r.out.raw(`,"traces":[`)
-	enc := base64.StdEncoding
-	for i := 0; i < len(r.traces); i += traceChunk / 4 * 3 {
-		if i > 0 {
-			r.out.raw(",\n")
+	if r.traces.Open != nil {
+		if err := r.embedTraces(); err != nil {
+			return err
 		}
-		r.out.raw(`"` + enc.EncodeToString(r.traces[i:min(i+traceChunk/4*3, len(r.traces))]) + `"`)
 	}
 	r.out.raw("]}")
 	if r.onEnd != nil {
@@ -201,6 +217,36 @@ func (r *htmlRun) End(s Summary) error {
 		}
 	}
 	return r.out.err
+}
+
+// embedTraces copies the traces file into the page as base64 chunks, one
+// chunk in memory at a time.
+func (r *htmlRun) embedTraces() error {
+	f, err := r.traces.Open()
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	buf := make([]byte, traceChunk/4*3)
+	enc := make([]byte, base64.StdEncoding.EncodedLen(len(buf)))
+	for i := 0; ; i++ {
+		n, err := io.ReadFull(f, buf)
+		if n > 0 {
+			if i > 0 {
+				r.out.raw(",\n")
+			}
+			base64.StdEncoding.Encode(enc, buf[:n])
+			r.out.raw(`"`)
+			r.out.bytes(enc[:base64.StdEncoding.EncodedLen(n)])
+			r.out.raw(`"`)
+		}
+		switch {
+		case err == io.EOF || err == io.ErrUnexpectedEOF:
+			return r.out.err
+		case err != nil:
+			return fmt.Errorf("%s: %w", r.traces.Name, err)
+		}
+	}
 }
 
 // pageWriter writes the page: template parts and JSON data, escaping '<'
@@ -213,6 +259,12 @@ type pageWriter struct {
 func (p *pageWriter) raw(s string) {
 	if p.err == nil {
 		_, p.err = p.w.WriteString(s)
+	}
+}
+
+func (p *pageWriter) bytes(b []byte) {
+	if p.err == nil {
+		_, p.err = p.w.Write(b)
 	}
 }
 
@@ -297,11 +349,11 @@ func NewHTML(w io.Writer, opt HTMLOptions) (Writer, error) {
 	return r, nil
 }
 
-// HTMLSide is one run of a comparison page: its report and traces (nil
-// for none).
+// HTMLSide is one run of a comparison page: its report and traces (the
+// zero Source for none).
 type HTMLSide struct {
 	Report Source
-	Traces []byte
+	Traces Source
 }
 
 // WriteHTMLComparison writes the page of two runs side by side, with the
@@ -324,6 +376,7 @@ func WriteHTMLComparison(w io.Writer, a, b HTMLSide, variants [2]string, cmp *HT
 		var gate *Gate
 		var sum *Summary
 		if err := scanWithGate(side.Report, r, &gate, &sum); err != nil {
+			r.close()
 			return err
 		}
 		if sum == nil {

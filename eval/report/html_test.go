@@ -94,7 +94,11 @@ func page(t *testing.T, tr []byte) (string, error) {
 	t.Helper()
 	meta, recs := reporttest.Run()
 	var buf bytes.Buffer
-	w, err := report.NewHTML(&buf, report.HTMLOptions{Name: "reports/latest/report.json", Traces: tr})
+	opt := report.HTMLOptions{Name: "reports/latest/report.json"}
+	if tr != nil {
+		opt.Traces = report.Bytes(report.TracesName, tr)
+	}
+	w, err := report.NewHTML(&buf, opt)
 	if err != nil {
 		return "", err
 	}

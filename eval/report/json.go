@@ -51,7 +51,11 @@ func (j *JSONWriter) Case(r *CaseRecord) error {
 		sep = "\n"
 	}
 	j.n++
-	j.write(sep, r, "")
+	if r.line != nil {
+		j.raw(sep, r.line)
+	} else {
+		j.write(sep, r, "")
+	}
 	if j.err != nil {
 		return fmt.Errorf("case %s: %w", r.Key, j.err)
 	}
@@ -81,9 +85,16 @@ func (j *JSONWriter) write(before string, v any, after string) {
 		j.err = err
 		return
 	}
-	j.w.WriteString(before)
-	j.w.Write(b)
+	j.raw(before, b)
 	_, j.err = j.w.WriteString(after)
+}
+
+func (j *JSONWriter) raw(before string, b []byte) {
+	if j.err != nil {
+		return
+	}
+	j.w.WriteString(before)
+	_, j.err = j.w.Write(b)
 }
 
 // Scanner reads a JSON report as a stream: the meta first, then one case at

@@ -15,6 +15,7 @@ import (
 	"fmt"
 
 	"github.com/searchbench/searchbench/eval/score"
+	"github.com/searchbench/searchbench/internal/jsonx"
 	"github.com/searchbench/searchbench/orchestrator/answer"
 	"github.com/searchbench/searchbench/orchestrator/trace"
 )
@@ -92,6 +93,36 @@ type CaseRecord struct {
 	Samples     []SampleRecord     `json:"samples,omitempty"`
 	PassRate    *float64           `json:"pass_rate,omitempty"`
 	MetricRates map[string]float64 `json:"metric_rates,omitempty"`
+
+	// line and traceLine are the record's JSON and its trace's, made
+	// ahead by Encode; nil until then.
+	line, traceLine []byte
+}
+
+// Encode renders r's JSON line and its trace line ahead of the writers,
+// which then only copy them: a run encodes each record on the worker that
+// made it, so the writers, which take the records in order on one
+// goroutine, do not hold the workers back. r must not change afterwards.
+func (r *CaseRecord) Encode() error {
+	line, err := jsonx.Marshal(r)
+	if err != nil {
+		return fmt.Errorf("case %s: %w", r.Key, err)
+	}
+	tl, err := jsonx.Marshal(r.traceOrID())
+	if err != nil {
+		return fmt.Errorf("trace of case %s: %w", r.Key, err)
+	}
+	r.line, r.traceLine = line, tl
+	return nil
+}
+
+// traceOrID is r's trace, or one with only its seq and key when the case
+// left none.
+func (r *CaseRecord) traceOrID() *CaseTrace {
+	if r.Trace == nil {
+		return &CaseTrace{Seq: r.Seq, Key: r.Key}
+	}
+	return r.Trace
 }
 
 // Passed reports whether r passes: no error and every non-measure result

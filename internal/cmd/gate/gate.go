@@ -153,14 +153,23 @@ func TracesBeside(path string) string {
 	return p
 }
 
+// A Target is one report set Publish writes: its files, and the options
+// of its Markdown report.
+type Target struct {
+	Outs Outputs
+	Text report.TextOptions
+}
+
 // Publish renders the report src, with verdict v (nil when ungated), into
-// the files of outs. Each is written under a temporary name and renamed
-// into place only when all were written, under a lock of its folder, so a
-// reader (or a concurrent run into the same folder) never sees a mixed set.
-// Every byte passes the scrubber of set. traces is the report's traces
-// file (already scrubbed when it was written), "" for none: it is copied to
-// outs.Traces and the HTML report embeds it.
-func Publish(src report.Source, traces string, v *report.Gate, outs Outputs, set *secret.Set, text report.TextOptions) error {
+// the files of every target, and through also (a terminal report), in one
+// pass over src: the writers work side by side. Each file is written under
+// a temporary name and renamed into place only when all were written,
+// under a lock of its folder, so a reader (or a concurrent run into the
+// same folder) never sees a mixed set. Every byte passes the scrubber of
+// set. traces is the report's traces file (already scrubbed when it was
+// written), "" for none: it is copied beside each target's report and the
+// HTML reports embed it.
+func Publish(src report.Source, traces string, v *report.Gate, targets []Target, set *secret.Set, also ...report.Writer) error {
 	var files []*fsutil.AtomicFile
 	defer func() {
 		for _, f := range files {
@@ -168,7 +177,7 @@ func Publish(src report.Source, traces string, v *report.Gate, outs Outputs, set
 		}
 	}()
 	// The traces are streamed from their file, never held whole: into the
-	// HTML page, and copied beside the report.
+	// HTML pages, and copied beside the reports.
 	var traceSrc report.Source
 	if traces != "" {
 		if _, err := os.Stat(traces); err != nil {
@@ -184,43 +193,47 @@ func Publish(src report.Source, traces string, v *report.Gate, outs Outputs, set
 	}
 	var ws []report.Writer
 	var sinks []*secret.Writer
-	for _, o := range []struct {
-		path string
-		mk   func(io.Writer) (report.Writer, error)
-	}{
-		{outs.JSON, func(w io.Writer) (report.Writer, error) { return report.NewJSON(w), nil }},
-		{outs.Markdown, func(w io.Writer) (report.Writer, error) { return report.NewMarkdown(w, text), nil }},
-		{outs.JUnit, func(w io.Writer) (report.Writer, error) { return report.NewJUnit(w), nil }},
-		{outs.HTML, func(w io.Writer) (report.Writer, error) {
-			return report.NewHTML(w, report.HTMLOptions{Name: htmlName(outs.JSON), Traces: traceSrc})
-		}},
-	} {
-		if o.path == "" {
-			continue
+	for _, t := range targets {
+		outs, text := t.Outs, t.Text
+		for _, o := range []struct {
+			path string
+			mk   func(io.Writer) (report.Writer, error)
+		}{
+			{outs.JSON, func(w io.Writer) (report.Writer, error) { return report.NewJSON(w), nil }},
+			{outs.Markdown, func(w io.Writer) (report.Writer, error) { return report.NewMarkdown(w, text), nil }},
+			{outs.JUnit, func(w io.Writer) (report.Writer, error) { return report.NewJUnit(w), nil }},
+			{outs.HTML, func(w io.Writer) (report.Writer, error) {
+				return report.NewHTML(w, report.HTMLOptions{Name: htmlName(outs.JSON), Traces: traceSrc})
+			}},
+		} {
+			if o.path == "" {
+				continue
+			}
+			f, err := fsutil.CreateAtomic(o.path)
+			if err != nil {
+				return cmdutil.Infra(err)
+			}
+			files = append(files, f)
+			s := secret.NewWriter(f, set)
+			sinks = append(sinks, s)
+			w, err := o.mk(s)
+			if err != nil {
+				return cmdutil.Infra(err)
+			}
+			ws = append(ws, w)
 		}
-		f, err := fsutil.CreateAtomic(o.path)
-		if err != nil {
-			return cmdutil.Infra(err)
+		if outs.Traces != "" && traces != "" && !sameFile(traces, outs.Traces) {
+			f, err := fsutil.CreateAtomic(outs.Traces)
+			if err != nil {
+				return cmdutil.Infra(err)
+			}
+			files = append(files, f)
+			if err := copyFile(f, traces); err != nil {
+				return cmdutil.Infra(fmt.Errorf("writing %s: %w", outs.Traces, err))
+			}
 		}
-		files = append(files, f)
-		s := secret.NewWriter(f, set)
-		sinks = append(sinks, s)
-		w, err := o.mk(s)
-		if err != nil {
-			return cmdutil.Infra(err)
-		}
-		ws = append(ws, w)
 	}
-	if outs.Traces != "" && traces != "" && !sameFile(traces, outs.Traces) {
-		f, err := fsutil.CreateAtomic(outs.Traces)
-		if err != nil {
-			return cmdutil.Infra(err)
-		}
-		files = append(files, f)
-		if err := copyFile(f, traces); err != nil {
-			return cmdutil.Infra(fmt.Errorf("writing %s: %w", outs.Traces, err))
-		}
-	}
+	ws = append(ws, also...)
 	if len(ws) == 0 {
 		return nil
 	}
@@ -252,9 +265,11 @@ func Publish(src report.Source, traces string, v *report.Gate, outs Outputs, set
 	}
 	// Traces of an earlier run must not sit beside a report they do not
 	// belong to.
-	if outs.Traces != "" && traces == "" {
-		if err := os.Remove(outs.Traces); err != nil && !errors.Is(err, os.ErrNotExist) {
-			return cmdutil.Infra(err)
+	for _, t := range targets {
+		if t.Outs.Traces != "" && traces == "" {
+			if err := os.Remove(t.Outs.Traces); err != nil && !errors.Is(err, os.ErrNotExist) {
+				return cmdutil.Infra(err)
+			}
 		}
 	}
 	return nil
@@ -336,7 +351,7 @@ func gateRun(opts *Options) error {
 	}
 	if opts.Out != "" {
 		out := In(opts.Out)
-		if err := Publish(src, TracesBeside(opts.Report), v, out, opts.IO.Secrets(), report.TextOptions{JSONPath: out.JSON}); err != nil {
+		if err := Publish(src, TracesBeside(opts.Report), v, []Target{{Outs: out, Text: report.TextOptions{JSONPath: out.JSON}}}, opts.IO.Secrets()); err != nil {
 			return err
 		}
 	}

@@ -142,7 +142,7 @@ func mergeRun(_ context.Context, opts *Options) error {
 	if traces != nil {
 		tracesPath = traces.Name()
 	}
-	if err := cmdgate.Publish(src, tracesPath, verdict, outs, opts.IO.Secrets(), report.TextOptions{JSONPath: opts.Output}); err != nil {
+	if err := cmdgate.Publish(src, tracesPath, verdict, []cmdgate.Target{{Outs: outs, Text: report.TextOptions{JSONPath: opts.Output}}}, opts.IO.Secrets()); err != nil {
 		return err
 	}
 	for _, n := range notes {

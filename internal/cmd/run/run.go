@@ -4,6 +4,7 @@
 package run
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -258,19 +259,25 @@ func runRun(ctx context.Context, opts *Options) error {
 			return err
 		}
 	}
-	if err := cmdgate.Publish(src, traceSpill.Name(), verdict, outs, set, text); err != nil {
-		return err
-	}
+	// One pass over the report writes the report set, the stored copy of
+	// the run and the terminal report, which opens with the verdict and
+	// ends with where the rest is. It is held until the files are in
+	// place; --quiet prints only the verdict.
+	targets := []cmdgate.Target{{Outs: outs, Text: text}}
 	if opts.Runs != "" && shard.Whole() {
 		stored := cmdgate.In(StoredRun(opts.Runs, v.Name, mode))
-		if err := cmdgate.Publish(src, traceSpill.Name(), verdict, stored, set, report.TextOptions{MaxFailures: opts.MaxFailures, JSONPath: stored.JSON}); err != nil {
-			return err
-		}
+		targets = append(targets, cmdgate.Target{Outs: stored, Text: report.TextOptions{MaxFailures: opts.MaxFailures, JSONPath: stored.JSON}})
 	}
-	// The terminal report opens with the verdict and ends with where the
-	// rest is; --quiet prints only the verdict.
+	var terminal bytes.Buffer
+	var also []report.Writer
 	if !opts.Quiet {
-		if err := report.Render(src, verdict, report.NewTerminal(opts.IO.Out, terminalOptions(opts, text, outs))); err != nil {
+		also = append(also, report.NewTerminal(&terminal, terminalOptions(opts, text, outs)))
+	}
+	if err := cmdgate.Publish(src, traceSpill.Name(), verdict, targets, set, also...); err != nil {
+		return err
+	}
+	if !opts.Quiet {
+		if _, err := terminal.WriteTo(opts.IO.Out); err != nil {
 			return cmdutil.Infra(err)
 		}
 	} else if verdict != nil {

@@ -145,6 +145,31 @@ func excerpt(s string, col int) string {
 // Visible returns s with invisible and look-alike characters made visible,
 // in the notation described in the package documentation.
 func Visible(s string) string {
+	if plain(s) {
+		return s
+	}
+	return visible(s)
+}
+
+// plain reports whether s reads the same in visible form: printable ASCII
+// and newlines, with no space ending a line. Most expected and got values
+// are; they are returned as they are.
+func plain(s string) bool {
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case c > ' ' && c < 0x7F, c == '\n':
+		case c == ' ':
+			if i+1 == len(s) || s[i+1] == '\n' {
+				return false
+			}
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+func visible(s string) string {
 	var b strings.Builder
 	b.Grow(len(s) + len(s)/8)
 	for len(s) > 0 {

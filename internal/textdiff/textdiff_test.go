@@ -33,6 +33,33 @@ func TestVisible(t *testing.T) {
 	}
 }
 
+// FuzzVisiblePlain: the shortcut for plain text is taken only for text the
+// general path leaves as it is.
+func FuzzVisiblePlain(f *testing.F) {
+	for _, s := range []string{"a b\nc", "a \nb", "a ", " a", "a  b\n\n", "\x7f", "~ \n", "a\r\n", ""} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		if plain(s) && visible(s) != s {
+			t.Errorf("plain(%q), but the general path gives %q", s, visible(s))
+		}
+		if !plain(s) && visible(s) == s && isPrintableASCII(s) {
+			t.Errorf("%q is printable ASCII the general path leaves alone, but not plain", s)
+		}
+	})
+}
+
+// isPrintableASCII reports whether s holds only printable ASCII and
+// newlines.
+func isPrintableASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; (c < ' ' || c > '~') && c != '\n' {
+			return false
+		}
+	}
+	return true
+}
+
 func TestCompare(t *testing.T) {
 	tests := []struct {
 		name           string

@@ -30,7 +30,9 @@ const CacheEnv = "SEARCHBENCH_CACHE_DIR"
 // cacheFormat is the version of the entry encoding below. Bump it whenever
 // the encoding, or what an entry means, changes: entries of another format
 // live in another folder and are never read.
-const cacheFormat = 1
+//
+// Format 2 added each request body's canonical state (interaction.Canon).
+const cacheFormat = 2
 
 // cacheMagic opens every entry.
 const cacheMagic = "SBVC"
@@ -178,6 +180,7 @@ func (c *Cache) load(name string, data []byte) ([]interaction, error) {
 	if err != nil {
 		return nil, err
 	}
+	markCanon(ints)
 	if err := writeEntry(path, encodeEntry(ints, sum, c.version)); err != nil {
 		c.off.Store(true)
 		c.once.Do(func() {
@@ -216,6 +219,7 @@ func encodeEntry(ints []interaction, sum [sha256.Size]byte, version string) []by
 		e.str(in.Method)
 		e.str(in.URL)
 		e.str(in.Body)
+		e.b = append(e.b, byte(in.Canon))
 		r := &in.Resp
 		e.str(r.Status)
 		e.int(int64(r.Code))
@@ -313,6 +317,7 @@ func decodeEntry(b []byte, sum [sha256.Size]byte, version string) ([]interaction
 		in.Method = d.str()
 		in.URL = d.str()
 		in.Body = d.str()
+		in.Canon = d.canon()
 		r := &in.Resp
 		r.Status = d.str()
 		r.Code = int(d.int())
@@ -385,6 +390,15 @@ func (d *entryDecoder) bool() bool {
 	}
 	d.i++
 	return d.s[d.i-1] == 1
+}
+
+func (d *entryDecoder) canon() canonState {
+	if d.i >= len(d.s) || d.s[d.i] > byte(canonOther) {
+		d.err = true
+		return canonUnknown
+	}
+	d.i++
+	return canonState(d.s[d.i-1])
 }
 
 // count reads a nil-or-count prefix; every element takes at least one

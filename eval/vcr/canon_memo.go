@@ -1,6 +1,9 @@
 package vcr
 
-import "sync"
+import (
+	"encoding/binary"
+	"sync"
+)
 
 // A replay canonicalises every live request body, and a conversation's
 // requests repeat most of what they carry: each re-sends the system
@@ -86,12 +89,7 @@ func skipValue(in []byte, i int) int {
 	for ; i < len(in); i++ {
 		switch in[i] {
 		case '"':
-			for i++; i < len(in) && in[i] != '"'; i++ {
-				if in[i] == '\\' {
-					i++
-				}
-			}
-			if i >= len(in) {
+			if i = stringEnd(in, i+1); i < 0 {
 				return -1
 			}
 		case '{', '[':
@@ -104,4 +102,38 @@ func skipValue(in []byte, i int) int {
 		}
 	}
 	return -1
+}
+
+// stringEnd returns the index of the '"' that closes the string whose
+// contents start at in[i], or -1 when it is not closed. Most of a request
+// is string contents (prompts, tool results): they are skipped eight bytes
+// at a time while no byte is a '"' or a '\\'.
+func stringEnd(in []byte, i int) int {
+	for i < len(in) {
+		if i+8 <= len(in) && !hasQuoteOrBackslash(binary.LittleEndian.Uint64(in[i:])) {
+			i += 8
+			continue
+		}
+		switch in[i] {
+		case '"':
+			return i
+		case '\\':
+			i += 2 // the backslash and the byte it escapes
+		default:
+			i++
+		}
+	}
+	return -1
+}
+
+// hasQuoteOrBackslash reports whether one of the eight bytes of x is a '"'
+// or a '\\' (hasSpecial's test, narrowed to those two).
+func hasQuoteOrBackslash(x uint64) bool {
+	const (
+		lo = 0x0101010101010101
+		hi = 0x8080808080808080
+	)
+	q := x ^ (lo * '"')
+	b := x ^ (lo * '\\')
+	return ((q-lo)&^q|(b-lo)&^b)&hi != 0
 }

@@ -231,3 +231,51 @@ func TestLiveMemoMatchesCanonical(t *testing.T) {
 		t.Fatal("nothing was memoised")
 	}
 }
+
+// skipValueBytewise is skipValue as first written, one byte at a time: the
+// reference the word-at-a-time version must agree with.
+func skipValueBytewise(in []byte, i int) int {
+	depth := 0
+	for ; i < len(in); i++ {
+		switch in[i] {
+		case '"':
+			for i++; i < len(in) && in[i] != '"'; i++ {
+				if in[i] == '\\' {
+					i++
+				}
+			}
+			if i >= len(in) {
+				return -1
+			}
+		case '{', '[':
+			depth++
+		case '}', ']':
+			depth--
+			if depth == 0 {
+				return i + 1
+			}
+		}
+	}
+	return -1
+}
+
+func FuzzSkipValue(f *testing.F) {
+	big := strings.Repeat("plain text, ", 5)
+	for _, s := range []string{
+		`{"a":"` + big + `\"` + big + `"}tail`,
+		`[1,{"k":"\\\\"},"` + big + `\\"]`,
+		`{"a":"` + big + `\`,
+		`{"a":"` + big + `"`,
+		`["\u2028` + big + `é\\\"x"]]`,
+		`{}`, `[`, `{"x":[{"y":"}"}]}`,
+	} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, in []byte) {
+		for i := range min(len(in), 4) {
+			if got, want := skipValue(in, i), skipValueBytewise(in, i); got != want {
+				t.Fatalf("skipValue(%q, %d) = %d, want %d", in, i, got, want)
+			}
+		}
+	})
+}

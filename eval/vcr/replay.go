@@ -259,7 +259,13 @@ func readFile(name string, buf *[]byte) ([]byte, error) {
 func (r *Replayer) RoundTrip(req *http.Request) (*http.Response, error) {
 	var body []byte
 	if req.Body != nil {
-		b, err := httpx.ReadAll(req.Body, req.ContentLength, 64<<20)
+		// The body is read into a reused buffer: nothing kept after this
+		// call points into it (a miss copies the canonical body it shows,
+		// the memo copies what it keeps).
+		buf := readBuffers.Get().(*[]byte)
+		defer readBuffers.Put(buf)
+		b, err := httpx.AppendAll((*buf)[:0], req.Body, req.ContentLength, 64<<20)
+		*buf = b
 		req.Body.Close()
 		if err != nil {
 			return nil, fmt.Errorf("replaying %s: reading body of %s %s: %w", r.path, req.Method, redactURL(req.URL), err)

@@ -7,6 +7,8 @@ import (
 	"testing"
 	"unicode"
 	"unicode/utf8"
+
+	"golang.org/x/text/unicode/norm"
 )
 
 // The regular expressions claimTokens was first written with: the
@@ -105,6 +107,49 @@ func FuzzClaimTokens(f *testing.F) {
 	f.Fuzz(func(t *testing.T, s string) {
 		if got, want := claimTokens(s), claimTokensReference(s); !slices.Equal(got, want) {
 			t.Fatalf("claimTokens(%q)\n = %v\nthe regexps give\n   %v", s, got, want)
+		}
+	})
+}
+
+// normTextReference and normTitleReference are normText and normTitle
+// without their ASCII fast path.
+func normTextReference(s string) string {
+	s = norm.NFKC.String(s)
+	s = typographic.Replace(s)
+	return strings.Join(strings.Fields(strings.ToLower(s)), " ")
+}
+
+func normTitleReference(s string) string {
+	s = normTextReference(s)
+	return strings.Join(strings.FieldsFunc(s, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsNumber(r) }), " ")
+}
+
+var foldSamples = []string{
+	"", " ", "Hello,  World!\n", "\tTabs\vand\fFeeds\r\n", "Title | Site - Page_2 (2024)", "UPPER lower 123",
+	"x\x00y\x7fz", "Caf\u00e9 \u2019quoted\u2019 \u2013 dash\u00a0nbsp", "ﬁ ligature ①", "ASCII then é",
+}
+
+func TestFoldMatchesReference(t *testing.T) {
+	for _, s := range foldSamples {
+		if got, want := normText(s), normTextReference(s); got != want {
+			t.Errorf("normText(%q) = %q, want %q", s, got, want)
+		}
+		if got, want := normTitle(s), normTitleReference(s); got != want {
+			t.Errorf("normTitle(%q) = %q, want %q", s, got, want)
+		}
+	}
+}
+
+func FuzzFold(f *testing.F) {
+	for _, s := range foldSamples {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		if got, want := normText(s), normTextReference(s); got != want {
+			t.Fatalf("normText(%q) = %q, want %q", s, got, want)
+		}
+		if got, want := normTitle(s), normTitleReference(s); got != want {
+			t.Fatalf("normTitle(%q) = %q, want %q", s, got, want)
 		}
 	})
 }

@@ -574,6 +574,9 @@ func isInitial(w string) bool { return utf8.RuneCountInString(w) == 1 }
 // normText folds text for containment: NFKC, case, typographic quotes and
 // dashes, whitespace runs.
 func normText(s string) string {
+	if f, ok := foldASCII(s, false); ok {
+		return f
+	}
 	s = norm.NFKC.String(s)
 	s = typographic.Replace(s)
 	return strings.Join(strings.Fields(strings.ToLower(s)), " ")
@@ -585,8 +588,46 @@ var typographic = strings.NewReplacer("’", "'", "‘", "'", "“", `"`, "”",
 // normTitle is normText without punctuation, so "Title | Site" and
 // "Title - Site" compare on their words.
 func normTitle(s string) string {
+	if f, ok := foldASCII(s, true); ok {
+		return f
+	}
 	s = normText(s)
 	return strings.Join(strings.FieldsFunc(s, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsNumber(r) }), " ")
+}
+
+// foldASCII is normText (words true: normTitle) for a string of ASCII
+// alone, in one pass: NFKC and the typographic folds leave ASCII as it is,
+// so folding is lower-casing and collapsing whitespace (for a title, any
+// byte but a letter or digit) to single spaces. ok is false for any other
+// string.
+func foldASCII(s string, words bool) (string, bool) {
+	var b strings.Builder
+	gap := false
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c >= utf8.RuneSelf {
+			return "", false
+		}
+		if 'A' <= c && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		sep := c == ' ' || c == '\t' || c == '\n' || c == '\v' || c == '\f' || c == '\r'
+		if words {
+			sep = !('a' <= c && c <= 'z' || '0' <= c && c <= '9')
+		}
+		if sep {
+			gap = true
+			continue
+		}
+		if b.Len() == 0 {
+			b.Grow(len(s) - i)
+		} else if gap {
+			b.WriteByte(' ')
+		}
+		gap = false
+		b.WriteByte(c)
+	}
+	return b.String(), true
 }
 
 // contains reports whether token t occurs in text (both folded by

@@ -157,6 +157,9 @@ type grounded struct {
 	missing []answer.Source
 
 	norm map[string]string // normText of the texts compared, memoised
+	// normResult is normText(resultText(r)) by r's title and snippet,
+	// memoised without building the text to look it up.
+	normResult map[[2]string]string
 
 	bullets               []bulletGrounding
 	tokens, supported     int
@@ -656,10 +659,19 @@ func digitAt(s string, i int) bool { return i >= 0 && i < len(s) && s[i] >= '0' 
 
 func resultText(r trace.Retrieved) string { return r.Title + "\n" + r.Snippet }
 
-// contains is the package's contains, with every text folded once per
-// turn: a result is searched for each claim token of each bullet.
-func (g *grounded) contains(text string, t claimToken) bool {
-	return containsNorm(g.folded(text), g.folded(t.Text), t.Kind)
+// containsResult is contains(resultText(r), t), with every text folded
+// once per turn: a result is searched for each claim token of each bullet.
+func (g *grounded) containsResult(r trace.Retrieved, t claimToken) bool {
+	k := [2]string{r.Title, r.Snippet}
+	f, ok := g.normResult[k]
+	if !ok {
+		if g.normResult == nil {
+			g.normResult = map[[2]string]string{}
+		}
+		f = normText(resultText(r))
+		g.normResult[k] = f
+	}
+	return containsNorm(f, g.folded(t.Text), t.Kind)
 }
 
 func (g *grounded) folded(s string) string {
@@ -700,14 +712,14 @@ func (g *grounded) compareClaims() {
 		var clear []string
 		for _, tok := range bg.tokens {
 			g.tokens++
-			if slices.ContainsFunc(cited, func(r trace.Retrieved) bool { return g.contains(resultText(r), tok) }) {
+			if slices.ContainsFunc(cited, func(r trace.Retrieved) bool { return g.containsResult(r, tok) }) {
 				g.supported++
 				continue
 			}
 			bg.unsupported = append(bg.unsupported, tok)
 			var elsewhere []string
 			for _, r := range g.retrieved {
-				if !citedURL[r.URL] && g.contains(resultText(r), tok) && !slices.Contains(elsewhere, r.URL) {
+				if !citedURL[r.URL] && g.containsResult(r, tok) && !slices.Contains(elsewhere, r.URL) {
 					elsewhere = append(elsewhere, r.URL)
 				}
 			}

@@ -110,7 +110,7 @@ func registrableDomain(rawURL string) (string, error) {
 // the scorers ask it about the same few sources again and again, and each
 // answer costs a URL parse, IDNA and a public-suffix lookup. It is a pure
 // function of its argument, so an answer kept is the answer computed.
-var domains = domainMemo{max: 4096}
+var domains = &domainMemo{max: 4096}
 
 type domainResult struct {
 	domain string

@@ -65,7 +65,7 @@ func TestRegistrableDomain(t *testing.T) {
 func TestRegistrableDomainMemo(t *testing.T) {
 	saved := domains
 	t.Cleanup(func() { domains = saved })
-	domains = domainMemo{max: 3}
+	domains = &domainMemo{max: 3}
 	urls := []string{"https://www.example.org/a", "https://co.uk/", "https://en.wikipedia.org/wiki/Go", "mailto:a@example.org", "https://www.bücher.de/"}
 	for round := range 3 {
 		for _, u := range urls {
@@ -79,7 +79,7 @@ func TestRegistrableDomainMemo(t *testing.T) {
 			}
 		}
 	}
-	domains = domainMemo{max: 8}
+	domains = &domainMemo{max: 8}
 	RegistrableDomain(urls[0])
 	if r, ok := domains.get(urls[0]); !ok || r.domain != "example.org" {
 		t.Errorf("memo after one call: %+v, %v; want example.org kept", r, ok)

@@ -31,8 +31,16 @@ const CacheEnv = "SEARCHBENCH_CACHE_DIR"
 // the encoding, or what an entry means, changes: entries of another format
 // live in another folder and are never read.
 //
-// Format 2 added each request body's canonical state (interaction.Canon).
+// Format 2 added each request body's canonical state (interaction.Canon)
+// and the rules it was worked out under (canonRules). Bump the format too
+// when canonicalisation itself changes.
 const cacheFormat = 2
+
+// canonRules names what a body's canonical form depends on besides the
+// code: the volatile and secret fields.
+func canonRules() string {
+	return fmt.Sprintf("%q %q", DefaultVolatile, SecretFields)
+}
 
 // cacheMagic opens every entry.
 const cacheMagic = "SBVC"
@@ -212,6 +220,7 @@ func encodeEntry(ints []interaction, sum [sha256.Size]byte, version string) []by
 	e.uint(cacheFormat)
 	e.b = append(e.b, sum[:]...)
 	e.str(version)
+	e.str(canonRules())
 	e.uint(uint64(len(ints)))
 	for i := range ints {
 		in := &ints[i]
@@ -306,6 +315,9 @@ func decodeEntry(b []byte, sum [sha256.Size]byte, version string) ([]interaction
 	if d.str() != version {
 		return nil, fmt.Errorf("%w: version", errEntry)
 	}
+	// States worked out under other rules (a build whose version string did
+	// not change with them) are not trusted: they read as unknown.
+	sameRules := d.str() == canonRules()
 	n := d.uint()
 	if d.err || n > uint64(len(d.s)) {
 		return nil, errEntry
@@ -317,7 +329,9 @@ func decodeEntry(b []byte, sum [sha256.Size]byte, version string) ([]interaction
 		in.Method = d.str()
 		in.URL = d.str()
 		in.Body = d.str()
-		in.Canon = d.canon()
+		if in.Canon = d.canon(); !sameRules {
+			in.Canon = canonUnknown
+		}
 		r := &in.Resp
 		r.Status = d.str()
 		r.Code = int(d.int())

@@ -764,3 +764,46 @@ func TestCanonStatesMatchLikeYAML(t *testing.T) {
 		t.Fatalf("with volatile \"a\": replayed\n%q\nwant (from the YAML, 2 first)\n%q", got, want)
 	}
 }
+
+// TestCanonStatesOfOtherRulesIgnored: an entry whose canonical states were
+// worked out under other volatile or secret fields (a build that changed
+// them without changing its version string) is still read, but its states
+// are not trusted, so matching follows the rules in force.
+func TestCanonStatesOfOtherRulesIgnored(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "rules.yaml")
+	c := cassette.New(strings.TrimSuffix(path, Ext))
+	c.MarshalFunc = yaml.Marshal
+	c.AddInteraction(&cassette.Interaction{
+		Request:  cassette.Request{Method: "POST", URL: "https://api.exa.ai/search", Body: `{"a":3,"seed":1}`},
+		Response: cassette.Response{Code: 200, Status: "200 OK", Body: "0"},
+	})
+	if err := c.Save(); err != nil {
+		t.Fatal(err)
+	}
+	cache := NewCache(filepath.Join(dir, "cache"), func(err error) { t.Errorf("warn: %v", err) })
+	r, err := OpenReplayWith(path, ReplayOptions{Cache: cache}) // builds the entry under today's rules
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.ints[0].Canon != canonSame {
+		t.Fatalf("state %v, want canonSame", r.ints[0].Canon)
+	}
+	saved := DefaultVolatile
+	t.Cleanup(func() { DefaultVolatile = saved })
+	DefaultVolatile = []string{"user", "seed"}
+	r, err = OpenReplayWith(path, ReplayOptions{Cache: cache})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st := cache.Stats(); st != (CacheStats{Hits: 1, Built: 1}) {
+		t.Fatalf("stats %+v, want the entry read", st)
+	}
+	if r.ints[0].Canon != canonUnknown {
+		t.Fatalf("state %v under other rules, want canonUnknown", r.ints[0].Canon)
+	}
+	got, err := send(t, r, []call{{"POST", "https://api.exa.ai/search", http.Header{}, rawJSON(`{"a":3}`)}})
+	if err != nil || got[0].Body != "0" {
+		t.Fatalf("replayed %v, %v; want the interaction whose body is {\"a\":3} once seed is volatile", got, err)
+	}
+}

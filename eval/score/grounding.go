@@ -4,7 +4,6 @@ import (
 	"github.com/searchbench/searchbench/eval/dataset"
 
 	"fmt"
-	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -158,6 +157,9 @@ type grounded struct {
 	missing []answer.Source
 
 	norm map[string]string // normText of the texts compared, memoised
+	// normResult is normText(resultText(r)) by r's title and snippet,
+	// memoised without building the text to look it up.
+	normResult map[[2]string]string
 
 	bullets               []bulletGrounding
 	tokens, supported     int
@@ -382,12 +384,108 @@ type claimToken struct {
 	Text, Kind string
 }
 
-var (
-	percentRE = regexp.MustCompile(`\d+(?:[.,]\d+)?\s?(?:%|per ?cent\b)`)
-	numberRE  = regexp.MustCompile(`\d[\d,]*(?:\.\d+)?`)
-	yearRE    = regexp.MustCompile(`^(1[5-9]\d\d|20\d\d)$`)
-	wordRE    = regexp.MustCompile(`[\p{L}][\p{L}\p{N}'’.&-]*`)
-)
+// The tokens claimTokens extracts are those of these regular expressions
+// (FindAll, leftmost first), matched by hand: scanning every bullet of
+// every case with the regexp package was most of the scorer's time.
+// TestClaimTokensMatchRegexps and FuzzClaimTokens check the two agree.
+//
+//	percentage: \d+(?:[.,]\d+)?\s?(?:%|per ?cent\b)
+//	number:     \d[\d,]*(?:\.\d+)?
+//	year:       ^(1[5-9]\d\d|20\d\d)$
+//	word:       [\p{L}][\p{L}\p{N}'’.&-]*
+
+func isDigit(c byte) bool { return c >= '0' && c <= '9' }
+
+// digitsEnd returns the end of the run of ASCII digits from s[i].
+func digitsEnd(s string, i int) int {
+	for i < len(s) && isDigit(s[i]) {
+		i++
+	}
+	return i
+}
+
+// percentAt returns the end of the percentage starting at s[i], or -1.
+// A shorter run of leading digits never matches where the whole run does
+// not (a digit follows it), so only the optional decimal part is tried
+// both ways.
+func percentAt(s string, i int) int {
+	if i >= len(s) || !isDigit(s[i]) {
+		return -1
+	}
+	j := digitsEnd(s, i)
+	if j+1 < len(s) && (s[j] == '.' || s[j] == ',') && isDigit(s[j+1]) {
+		if e := percentSuffix(s, digitsEnd(s, j+1)); e >= 0 {
+			return e
+		}
+	}
+	return percentSuffix(s, j)
+}
+
+// percentSuffix matches \s?(?:%|per ?cent\b) at s[i]. Without the optional
+// space the next byte would be a space, which starts neither alternative.
+func percentSuffix(s string, i int) int {
+	if i < len(s) && isRESpace(s[i]) {
+		i++
+	}
+	switch {
+	case i < len(s) && s[i] == '%':
+		return i + 1
+	case strings.HasPrefix(s[i:], "per cent") && !isWordByte(s, i+8):
+		return i + 8
+	case strings.HasPrefix(s[i:], "percent") && !isWordByte(s, i+7):
+		return i + 7
+	}
+	return -1
+}
+
+// isRESpace is the regexp package's \s: [\t\n\f\r ].
+func isRESpace(c byte) bool {
+	return c == ' ' || c == '\t' || c == '\n' || c == '\f' || c == '\r'
+}
+
+// isWordByte reports whether s[i] is an ASCII word character, as \b sees
+// it ([0-9A-Za-z_]); false past the end.
+func isWordByte(s string, i int) bool {
+	if i >= len(s) {
+		return false
+	}
+	c := s[i]
+	return isDigit(c) || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c == '_'
+}
+
+// numberAt returns the end of the number starting at s[i] (a digit).
+func numberAt(s string, i int) int {
+	j := i + 1
+	for j < len(s) && (isDigit(s[j]) || s[j] == ',') {
+		j++
+	}
+	if j+1 < len(s) && s[j] == '.' && isDigit(s[j+1]) {
+		return digitsEnd(s, j+1)
+	}
+	return j
+}
+
+func isYear(m string) bool {
+	return len(m) == 4 && isDigit(m[2]) && isDigit(m[3]) &&
+		(m[0] == '1' && m[1] >= '5' && m[1] <= '9' || m[0] == '2' && m[1] == '0')
+}
+
+// wordEnd returns the end of the word starting at s[i], or -1 when s[i]
+// starts no word (is not a letter). Invalid UTF-8 decodes to U+FFFD,
+// which, as for the regexp package, is no letter and ends a word.
+func wordEnd(s string, i int) int {
+	r, size := utf8.DecodeRuneInString(s[i:])
+	if !unicode.IsLetter(r) {
+		return -1
+	}
+	for i += size; i < len(s); i += size {
+		r, size = utf8.DecodeRuneInString(s[i:])
+		if !unicode.IsLetter(r) && !unicode.IsNumber(r) && !strings.ContainsRune("'’.&-", r) {
+			break
+		}
+	}
+	return i
+}
 
 // nameStop are capitalised words that start sentences or join names
 // without being part of one.
@@ -406,14 +504,27 @@ func claimTokens(text string) []claimToken {
 		}
 	}
 	rest := text
-	for _, m := range percentRE.FindAllString(text, -1) {
+	for i := 0; i < len(text); {
+		e := percentAt(text, i)
+		if e < 0 {
+			i++
+			continue
+		}
+		m := text[i:e]
 		add(claimToken{m, tokPercent})
 		rest = strings.Replace(rest, m, " ", 1)
+		i = e
 	}
-	for _, m := range numberRE.FindAllString(rest, -1) {
-		m = strings.TrimRight(m, ",.")
+	for i := 0; i < len(rest); {
+		if !isDigit(rest[i]) {
+			i++
+			continue
+		}
+		e := numberAt(rest, i)
+		m := strings.TrimRight(rest[i:e], ",.")
+		i = e
 		switch {
-		case yearRE.MatchString(m):
+		case isYear(m):
 			add(claimToken{m, tokYear})
 		case len(strings.Trim(m, ",.")) >= 2:
 			add(claimToken{m, tokNumber})
@@ -430,7 +541,15 @@ func claimTokens(text string) []claimToken {
 		run = run[:0]
 	}
 	lastEnd := 0
-	for _, loc := range wordRE.FindAllStringIndex(text, -1) {
+	for i := 0; i < len(text); {
+		end := wordEnd(text, i)
+		if end < 0 {
+			_, size := utf8.DecodeRuneInString(text[i:])
+			i += size
+			continue
+		}
+		loc := [2]int{i, end}
+		i = end
 		w := strings.TrimRight(text[loc[0]:loc[1]], ".’'")
 		r, _ := utf8.DecodeRuneInString(w)
 		// Only spaces may separate the words of a name: "Isar, Emsland"
@@ -458,6 +577,9 @@ func isInitial(w string) bool { return utf8.RuneCountInString(w) == 1 }
 // normText folds text for containment: NFKC, case, typographic quotes and
 // dashes, whitespace runs.
 func normText(s string) string {
+	if f, ok := foldASCII(s, false); ok {
+		return f
+	}
 	s = norm.NFKC.String(s)
 	s = typographic.Replace(s)
 	return strings.Join(strings.Fields(strings.ToLower(s)), " ")
@@ -469,8 +591,46 @@ var typographic = strings.NewReplacer("’", "'", "‘", "'", "“", `"`, "”",
 // normTitle is normText without punctuation, so "Title | Site" and
 // "Title - Site" compare on their words.
 func normTitle(s string) string {
+	if f, ok := foldASCII(s, true); ok {
+		return f
+	}
 	s = normText(s)
 	return strings.Join(strings.FieldsFunc(s, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsNumber(r) }), " ")
+}
+
+// foldASCII is normText (words true: normTitle) for a string of ASCII
+// alone, in one pass: NFKC and the typographic folds leave ASCII as it is,
+// so folding is lower-casing and collapsing whitespace (for a title, any
+// byte but a letter or digit) to single spaces. ok is false for any other
+// string.
+func foldASCII(s string, words bool) (string, bool) {
+	var b strings.Builder
+	gap := false
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c >= utf8.RuneSelf {
+			return "", false
+		}
+		if 'A' <= c && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		sep := c == ' ' || c == '\t' || c == '\n' || c == '\v' || c == '\f' || c == '\r'
+		if words {
+			sep = !('a' <= c && c <= 'z' || '0' <= c && c <= '9')
+		}
+		if sep {
+			gap = true
+			continue
+		}
+		if b.Len() == 0 {
+			b.Grow(len(s) - i)
+		} else if gap {
+			b.WriteByte(' ')
+		}
+		gap = false
+		b.WriteByte(c)
+	}
+	return b.String(), true
 }
 
 // contains reports whether token t occurs in text (both folded by
@@ -499,10 +659,19 @@ func digitAt(s string, i int) bool { return i >= 0 && i < len(s) && s[i] >= '0' 
 
 func resultText(r trace.Retrieved) string { return r.Title + "\n" + r.Snippet }
 
-// contains is the package's contains, with every text folded once per
-// turn: a result is searched for each claim token of each bullet.
-func (g *grounded) contains(text string, t claimToken) bool {
-	return containsNorm(g.folded(text), g.folded(t.Text), t.Kind)
+// containsResult is contains(resultText(r), t), with every text folded
+// once per turn: a result is searched for each claim token of each bullet.
+func (g *grounded) containsResult(r trace.Retrieved, t claimToken) bool {
+	k := [2]string{r.Title, r.Snippet}
+	f, ok := g.normResult[k]
+	if !ok {
+		if g.normResult == nil {
+			g.normResult = map[[2]string]string{}
+		}
+		f = normText(resultText(r))
+		g.normResult[k] = f
+	}
+	return containsNorm(f, g.folded(t.Text), t.Kind)
 }
 
 func (g *grounded) folded(s string) string {
@@ -543,14 +712,14 @@ func (g *grounded) compareClaims() {
 		var clear []string
 		for _, tok := range bg.tokens {
 			g.tokens++
-			if slices.ContainsFunc(cited, func(r trace.Retrieved) bool { return g.contains(resultText(r), tok) }) {
+			if slices.ContainsFunc(cited, func(r trace.Retrieved) bool { return g.containsResult(r, tok) }) {
 				g.supported++
 				continue
 			}
 			bg.unsupported = append(bg.unsupported, tok)
 			var elsewhere []string
 			for _, r := range g.retrieved {
-				if !citedURL[r.URL] && g.contains(resultText(r), tok) && !slices.Contains(elsewhere, r.URL) {
+				if !citedURL[r.URL] && g.containsResult(r, tok) && !slices.Contains(elsewhere, r.URL) {
 					elsewhere = append(elsewhere, r.URL)
 				}
 			}

@@ -30,7 +30,17 @@ const CacheEnv = "SEARCHBENCH_CACHE_DIR"
 // cacheFormat is the version of the entry encoding below. Bump it whenever
 // the encoding, or what an entry means, changes: entries of another format
 // live in another folder and are never read.
-const cacheFormat = 1
+//
+// Format 2 added each request body's canonical state (interaction.Canon)
+// and the rules it was worked out under (canonRules). Bump the format too
+// when canonicalisation itself changes.
+const cacheFormat = 2
+
+// canonRules names what a body's canonical form depends on besides the
+// code: the volatile and secret fields.
+func canonRules() string {
+	return fmt.Sprintf("%q %q", DefaultVolatile, SecretFields)
+}
 
 // cacheMagic opens every entry.
 const cacheMagic = "SBVC"
@@ -178,6 +188,7 @@ func (c *Cache) load(name string, data []byte) ([]interaction, error) {
 	if err != nil {
 		return nil, err
 	}
+	markCanon(ints)
 	if err := writeEntry(path, encodeEntry(ints, sum, c.version)); err != nil {
 		c.off.Store(true)
 		c.once.Do(func() {
@@ -209,6 +220,7 @@ func encodeEntry(ints []interaction, sum [sha256.Size]byte, version string) []by
 	e.uint(cacheFormat)
 	e.b = append(e.b, sum[:]...)
 	e.str(version)
+	e.str(canonRules())
 	e.uint(uint64(len(ints)))
 	for i := range ints {
 		in := &ints[i]
@@ -216,6 +228,7 @@ func encodeEntry(ints []interaction, sum [sha256.Size]byte, version string) []by
 		e.str(in.Method)
 		e.str(in.URL)
 		e.str(in.Body)
+		e.b = append(e.b, byte(in.Canon))
 		r := &in.Resp
 		e.str(r.Status)
 		e.int(int64(r.Code))
@@ -302,6 +315,9 @@ func decodeEntry(b []byte, sum [sha256.Size]byte, version string) ([]interaction
 	if d.str() != version {
 		return nil, fmt.Errorf("%w: version", errEntry)
 	}
+	// States worked out under other rules (a build whose version string did
+	// not change with them) are not trusted: they read as unknown.
+	sameRules := d.str() == canonRules()
 	n := d.uint()
 	if d.err || n > uint64(len(d.s)) {
 		return nil, errEntry
@@ -313,6 +329,9 @@ func decodeEntry(b []byte, sum [sha256.Size]byte, version string) ([]interaction
 		in.Method = d.str()
 		in.URL = d.str()
 		in.Body = d.str()
+		if in.Canon = d.canon(); !sameRules {
+			in.Canon = canonUnknown
+		}
 		r := &in.Resp
 		r.Status = d.str()
 		r.Code = int(d.int())
@@ -385,6 +404,15 @@ func (d *entryDecoder) bool() bool {
 	}
 	d.i++
 	return d.s[d.i-1] == 1
+}
+
+func (d *entryDecoder) canon() canonState {
+	if d.i >= len(d.s) || d.s[d.i] > byte(canonOther) {
+		d.err = true
+		return canonUnknown
+	}
+	d.i++
+	return canonState(d.s[d.i-1])
 }
 
 // count reads a nil-or-count prefix; every element takes at least one

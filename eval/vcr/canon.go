@@ -61,13 +61,20 @@ func canonicalString(body string, drop []string) string {
 func canonicalLive(body []byte, drop []string) string {
 	c := canonicalizers.Get().(*canonicalizer)
 	defer canonicalizers.Put(c)
+	return string(c.live(body, drop))
+}
+
+// live is the canonical form of a live request body (body itself when it
+// is not canonicalised), through the memo of nested values. The result is
+// valid until c's next run or until body changes.
+func (c *canonicalizer) live(body []byte, drop []string) []byte {
 	c.memo = liveMemo
 	out, ok := c.run(body, drop, nil)
 	c.memo = nil
 	if !ok {
-		out = body
+		return body
 	}
-	return string(out)
+	return out
 }
 
 // canonicalizers keeps parsers with their buffers between requests: a long

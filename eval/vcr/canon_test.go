@@ -213,6 +213,13 @@ func TestLiveMemoMatchesCanonical(t *testing.T) {
 		`{"nested":{"api_key":"k","deeper":{"api_key":"k2","v":"` + big + `"}}}`,
 		`[{"a":"` + big + `"},{"a":"` + big + `"}]`,
 		`{"bad":{"unterminated":"` + big + `}`,
+		// Values sharing their first bytes (a memo key) but not the rest.
+		`{"m":[{"z":1,"k":"` + big + `A"}]}`,
+		`{"m":[{"z":1,"k":"` + big + `B"}]}`,
+		`{"m":[{"z":1,"k":"` + big + `A"},{"z":1,"k":"` + big + `A"},{"z":1,"k":"` + big + `AA"}]}`,
+		// A body ending inside a remembered value's bytes.
+		`{"m":[{"z":1,"k":"` + big + `A"`,
+		`{"m":[{"z":1,"k":"` + big,
 	}
 	defer func(m int) { memoMin = m }(memoMin)
 	for _, min := range []int{1 << 10, 1} {
@@ -227,7 +234,7 @@ func TestLiveMemoMatchesCanonical(t *testing.T) {
 			}
 		}
 	}
-	if liveMemo.size == 0 {
-		t.Fatal("nothing was memoised")
+	if liveMemo.size == 0 || liveMemo.hits == 0 {
+		t.Fatalf("memo size %d, hits %d: nothing was memoised or served", liveMemo.size, liveMemo.hits)
 	}
 }

@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"net/url"
 	"os"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -62,10 +63,14 @@ type Replayer struct {
 	mu     sync.Mutex
 	ints   []interaction    // the cassette's interactions, in recorded order
 	groups map[string][]int // method+" "+URL -> interaction indexes, in recorded order
-	// exact indexes the interactions by request line and body as stored,
-	// in recorded order: a body recorded canonical matches a live one with
-	// one lookup, whatever the recorded order of its group.
-	exact map[matchKey][]int
+	lines  []string         // each interaction's method+" "+URL
+	// exact indexes the interactions by request body as stored, in
+	// recorded order: a body recorded canonical matches a live one with one
+	// lookup, whatever the recorded order of its group.
+	// The lists hold every request line: bodies of different lines rarely
+	// coincide, and a lookup by the body alone needs no key built per
+	// request.
+	exact map[string][]int
 	used  []bool
 	// canon caches the canonical form of a recorded body that was not
 	// stored canonical (hand-edited, or recorded with other options).
@@ -111,15 +116,16 @@ func OpenReplayWith(path string, opts ReplayOptions) (*Replayer, error) {
 		drop:   drop,
 		ints:   ints,
 		groups: make(map[string][]int, len(ints)),
-		exact:  make(map[matchKey][]int, len(ints)),
+		exact:  make(map[string][]int, len(ints)),
 		used:   make([]bool, len(ints)),
+		lines:  make([]string, len(ints)),
 	}
 	for i := range ints {
 		in := &ints[i]
 		k := in.Method + " " + in.URL
 		r.groups[k] = append(r.groups[k], i)
-		mk := matchKey{k, in.Body}
-		r.exact[mk] = append(r.exact[mk], i)
+		r.lines[i] = k
+		r.exact[in.Body] = append(r.exact[in.Body], i)
 	}
 	return r, nil
 }
@@ -131,7 +137,33 @@ type interaction struct {
 	Method string
 	URL    string
 	Body   string // the request body as stored
-	Resp   recordedResponse
+	// Canon says whether Body is its own canonical form under
+	// DefaultVolatile, when known: the decoded-cassette cache works it out
+	// once, when it builds an entry, so that a replay never canonicalises
+	// a recorded body only to find it unchanged.
+	Canon canonState
+	Resp  recordedResponse
+}
+
+// canonState is what is known of a recorded body's canonical form.
+type canonState uint8
+
+const (
+	canonUnknown canonState = iota // not worked out (decoded from YAML)
+	canonSame                      // the body is canonical under DefaultVolatile
+	canonOther                     // the body is not canonical under DefaultVolatile
+)
+
+// markCanon works out ints' Canon states.
+func markCanon(ints []interaction) {
+	for i := range ints {
+		in := &ints[i]
+		if canonicalString(in.Body, DefaultVolatile) == in.Body {
+			in.Canon = canonSame
+		} else {
+			in.Canon = canonOther
+		}
+	}
 }
 
 // recordedResponse is a recorded response as go-vcr stores it, less the
@@ -222,15 +254,18 @@ func readFile(name string, buf *[]byte) ([]byte, error) {
 	}
 }
 
-// matchKey is a request line ("POST https://…") and a request body.
-type matchKey struct{ line, body string }
-
 // RoundTrip answers req with the first unused recorded interaction whose
 // method, URL and canonical body match, or fails with a *MissError.
 func (r *Replayer) RoundTrip(req *http.Request) (*http.Response, error) {
 	var body []byte
 	if req.Body != nil {
-		b, err := httpx.ReadAll(req.Body, req.ContentLength, 64<<20)
+		// The body is read into a reused buffer: nothing kept after this
+		// call points into it (a miss copies the canonical body it shows,
+		// the memo copies what it keeps).
+		buf := readBuffers.Get().(*[]byte)
+		defer readBuffers.Put(buf)
+		b, err := httpx.AppendAll((*buf)[:0], req.Body, req.ContentLength, 64<<20)
+		*buf = b
 		req.Body.Close()
 		if err != nil {
 			return nil, fmt.Errorf("replaying %s: reading body of %s %s: %w", r.path, req.Method, redactURL(req.URL), err)
@@ -248,23 +283,31 @@ func (r *Replayer) RoundTrip(req *http.Request) (*http.Response, error) {
 		return nil, fmt.Errorf("replaying %s: %s %s after Close", r.path, req.Method, redactURL(req.URL))
 	}
 	line := req.Method + " " + target
-	live := canonicalLive(body, r.drop)
+	c := canonicalizers.Get().(*canonicalizer)
+	defer canonicalizers.Put(c)
+	live := c.live(body, r.drop) // valid until c is put back
 	// Bodies are recorded canonical, so the first unused interaction stored
 	// with exactly the live canonical body is the match, found with one
 	// lookup. Only unused interactions recorded before it with another
-	// body are canonicalised, in case a hand edit left one non-canonical.
+	// body are canonicalised, in case a hand edit left one non-canonical;
+	// those the cache found canonical are skipped, since their canonical
+	// form is their stored body, which is not the live one.
 	first := -1
-	for _, i := range r.exact[matchKey{line, live}] {
-		if !r.used[i] {
+	for _, i := range r.exact[string(live)] {
+		if !r.used[i] && r.lines[i] == line {
 			first = i
 			break
 		}
 	}
+	known := r.canonKnown()
 	for _, i := range r.groups[line] {
 		if first >= 0 && i >= first {
 			break
 		}
-		if !r.used[i] && r.canonicalBody(i) == live {
+		if r.used[i] || known && r.ints[i].Canon == canonSame {
+			continue
+		}
+		if r.canonicalBody(i) == string(live) {
 			first = i
 			break
 		}
@@ -272,7 +315,13 @@ func (r *Replayer) RoundTrip(req *http.Request) (*http.Response, error) {
 	if first >= 0 {
 		return r.serve(first, req), nil
 	}
-	return nil, r.miss(req.Method, req.URL, live)
+	return nil, r.miss(req.Method, req.URL, string(live))
+}
+
+// canonKnown says whether the interactions' Canon states apply: they were
+// worked out under DefaultVolatile.
+func (r *Replayer) canonKnown() bool {
+	return slices.Equal(r.drop, DefaultVolatile)
 }
 
 // serve replays interaction i; the caller holds r.mu.

@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"strconv"
 	"strings"
@@ -674,5 +675,135 @@ func TestConcurrentReplay(t *testing.T) {
 	wg.Wait()
 	if len(seen) != n || len(r.Unused()) != 0 {
 		t.Errorf("%d distinct responses, %d unused; want %d and 0", len(seen), len(r.Unused()), n)
+	}
+}
+
+// TestCanonStatesMatchLikeYAML: a replay through the cache, whose entries
+// record which request bodies are stored canonical (so a replay skips
+// canonicalising them), matches exactly as a replay decoding the YAML:
+// a body stored non-canonical still matches a live body equal to it only
+// canonically, in recorded order, and every miss is the same error.
+func TestCanonStatesMatchLikeYAML(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "edited.yaml")
+	c := cassette.New(strings.TrimSuffix(path, Ext))
+	c.MarshalFunc = yaml.Marshal
+	bodies := []string{"{ \"b\": 1,\n  \"a\": 2 }", `{"a":2,"b":1}`, `{"a":3}`, `{"user":"u","a":5}`}
+	for i, body := range bodies {
+		c.AddInteraction(&cassette.Interaction{
+			Request:  cassette.Request{Method: "POST", URL: "https://api.exa.ai/search", Body: body},
+			Response: cassette.Response{Code: 200, Status: "200 OK", Body: strconv.Itoa(i)},
+		})
+	}
+	if err := c.Save(); err != nil {
+		t.Fatal(err)
+	}
+	exa := func(body string) call { return call{"POST", "https://api.exa.ai/search", http.Header{}, rawJSON(body)} }
+	tavily := call{"POST", "https://api.tavily.com/search", http.Header{}, rawJSON(`{"a":3}`)}
+	steps := []call{
+		exa(`{"a":3}`),        // the canonical body recorded third: earlier unused ones differ
+		exa(`{"b":1,"a":2}`),  // byte-different, canonically equal to the first two: the first
+		exa(`{"a":2, "b":1}`), // then the second
+		exa(`{"a":2,"b":1}`),  // sent once more than recorded: a miss
+		exa(`{"a":4}`),        // recorded nowhere: a miss with a diff
+		tavily,                // another URL: a miss
+		exa(`{"a":5}`),        // canonically equal to the fourth (its "user" is volatile)
+	}
+	replay := func(opts ReplayOptions) []string {
+		r, err := OpenReplayWith(path, opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer r.Close()
+		var out []string
+		for _, s := range steps {
+			got, err := send(t, r, []call{s})
+			if err != nil {
+				out = append(out, "error: "+err.Error())
+				continue
+			}
+			out = append(out, got[0].Body)
+		}
+		return out
+	}
+	want := replay(ReplayOptions{})
+	if w := []string{"2", "0", "1"}; !reflect.DeepEqual(want[:3], w) || want[6] != "3" {
+		t.Fatalf("replayed %q, want %q first and 3 last", want, w)
+	}
+	for i := 3; i < 6; i++ {
+		if !strings.HasPrefix(want[i], "error: ") || !strings.Contains(want[i], "no recorded interaction matches") {
+			t.Fatalf("step %d: %q, want a miss", i, want[i])
+		}
+	}
+	cache := NewCache(filepath.Join(dir, "cache"), func(err error) { t.Errorf("warn: %v", err) })
+	for _, pass := range []string{"cold cache", "warm cache"} {
+		if got := replay(ReplayOptions{Cache: cache}); !reflect.DeepEqual(got, want) {
+			t.Fatalf("%s: replayed\n%q\nwant (from the YAML)\n%q", pass, got, want)
+		}
+	}
+	if st := cache.Stats(); st != (CacheStats{Hits: 1, Built: 1}) {
+		t.Fatalf("stats %+v, want one entry built then read", st)
+	}
+	r, err := OpenReplayWith(path, ReplayOptions{Cache: cache})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var states []canonState
+	for _, in := range r.ints {
+		states = append(states, in.Canon)
+	}
+	if w := []canonState{canonOther, canonSame, canonSame, canonOther}; !reflect.DeepEqual(states, w) {
+		t.Errorf("entry's canonical states %v, want %v", states, w)
+	}
+	// Other volatile fields: the states, worked out under DefaultVolatile,
+	// are not used (`{"a":3}`, canonical under DefaultVolatile, is `{}`
+	// once "a" is volatile), and matching follows the options.
+	opts := ReplayOptions{Cache: cache, Volatile: []string{"a"}}
+	got := replay(opts)
+	if want := replay(ReplayOptions{Volatile: []string{"a"}}); !reflect.DeepEqual(got, want) || got[0] != "2" {
+		t.Fatalf("with volatile \"a\": replayed\n%q\nwant (from the YAML, 2 first)\n%q", got, want)
+	}
+}
+
+// TestCanonStatesOfOtherRulesIgnored: an entry whose canonical states were
+// worked out under other volatile or secret fields (a build that changed
+// them without changing its version string) is still read, but its states
+// are not trusted, so matching follows the rules in force.
+func TestCanonStatesOfOtherRulesIgnored(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "rules.yaml")
+	c := cassette.New(strings.TrimSuffix(path, Ext))
+	c.MarshalFunc = yaml.Marshal
+	c.AddInteraction(&cassette.Interaction{
+		Request:  cassette.Request{Method: "POST", URL: "https://api.exa.ai/search", Body: `{"a":3,"seed":1}`},
+		Response: cassette.Response{Code: 200, Status: "200 OK", Body: "0"},
+	})
+	if err := c.Save(); err != nil {
+		t.Fatal(err)
+	}
+	cache := NewCache(filepath.Join(dir, "cache"), func(err error) { t.Errorf("warn: %v", err) })
+	r, err := OpenReplayWith(path, ReplayOptions{Cache: cache}) // builds the entry under today's rules
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.ints[0].Canon != canonSame {
+		t.Fatalf("state %v, want canonSame", r.ints[0].Canon)
+	}
+	saved := DefaultVolatile
+	t.Cleanup(func() { DefaultVolatile = saved })
+	DefaultVolatile = []string{"user", "seed"}
+	r, err = OpenReplayWith(path, ReplayOptions{Cache: cache})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st := cache.Stats(); st != (CacheStats{Hits: 1, Built: 1}) {
+		t.Fatalf("stats %+v, want the entry read", st)
+	}
+	if r.ints[0].Canon != canonUnknown {
+		t.Fatalf("state %v under other rules, want canonUnknown", r.ints[0].Canon)
+	}
+	got, err := send(t, r, []call{{"POST", "https://api.exa.ai/search", http.Header{}, rawJSON(`{"a":3}`)}})
+	if err != nil || got[0].Body != "0" {
+		t.Fatalf("replayed %v, %v; want the interaction whose body is {\"a\":3} once seed is volatile", got, err)
 	}
 }

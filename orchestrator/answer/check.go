@@ -175,7 +175,7 @@ func (d *dupScanner) value() {
 	case '[':
 		d.array()
 	case '"':
-		d.str()
+		d.skipStr() // only keys are compared: a value string is not decoded
 	default: // a number or literal: up to the next delimiter
 		for d.pos < len(d.in) {
 			switch d.in[d.pos] {
@@ -254,8 +254,25 @@ func (d *dupScanner) array() {
 // decodes it: the bytes of the input when it holds no escape, else a copy.
 func (d *dupScanner) str() []byte {
 	start := d.pos
-	i := start + 1
-	escaped := false
+	escaped, ok := d.skipStr()
+	if !ok {
+		return nil
+	}
+	lit := d.in[start+1 : d.pos-1]
+	if !escaped && utf8.Valid(lit) {
+		return lit
+	}
+	var s string
+	if err := json.Unmarshal(d.in[start:d.pos], &s); err != nil {
+		d.bad = true
+	}
+	return []byte(s)
+}
+
+// skipStr moves past the string at d.pos and reports whether it holds an
+// escape; ok is false (and d.bad set) when it is not closed.
+func (d *dupScanner) skipStr() (escaped, ok bool) {
+	i := d.pos + 1
 	for ; i < len(d.in) && d.in[i] != '"'; i++ {
 		if d.in[i] == '\\' {
 			escaped = true
@@ -265,18 +282,10 @@ func (d *dupScanner) str() []byte {
 	if i >= len(d.in) {
 		d.bad = true
 		d.pos = len(d.in)
-		return nil
+		return escaped, false
 	}
 	d.pos = i + 1
-	lit := d.in[start+1 : i]
-	if !escaped && utf8.Valid(lit) {
-		return lit
-	}
-	var s string
-	if err := json.Unmarshal(d.in[start:i+1], &s); err != nil {
-		d.bad = true
-	}
-	return []byte(s)
+	return escaped, true
 }
 
 // envelopeFrom converts a generic JSON document into an Envelope. Keys match

@@ -6,6 +6,7 @@ import (
 	"net"
 	"net/url"
 	"strings"
+	"sync"
 
 	"golang.org/x/net/idna"
 	"golang.org/x/net/publicsuffix"
@@ -89,11 +90,55 @@ func CanonicalURL(rawURL string) (canon string, err error) {
 // not absolute http(s), an IP address, or a host that is itself a public
 // suffix.
 func RegistrableDomain(rawURL string) (string, error) {
+	if d, ok := domains.get(rawURL); ok {
+		return d.domain, d.err
+	}
+	d, err := registrableDomain(rawURL)
+	domains.put(rawURL, domainResult{d, err})
+	return d, err
+}
+
+func registrableDomain(rawURL string) (string, error) {
 	u, err := parseWebURL(rawURL)
 	if err != nil {
 		return "", err
 	}
 	return registrableHost(u.Hostname())
+}
+
+// domains remembers RegistrableDomain's answers: the contract checks and
+// the scorers ask it about the same few sources again and again, and each
+// answer costs a URL parse, IDNA and a public-suffix lookup. It is a pure
+// function of its argument, so an answer kept is the answer computed.
+var domains = &domainMemo{max: 4096}
+
+type domainResult struct {
+	domain string
+	err    error
+}
+
+// domainMemo is a map that starts afresh when full: bounded memory, no
+// bookkeeping per hit.
+type domainMemo struct {
+	mu  sync.Mutex
+	m   map[string]domainResult
+	max int
+}
+
+func (c *domainMemo) get(k string) (domainResult, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	r, ok := c.m[k]
+	return r, ok
+}
+
+func (c *domainMemo) put(k string, r domainResult) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.m == nil || len(c.m) >= c.max {
+		c.m = make(map[string]domainResult)
+	}
+	c.m[k] = r
 }
 
 // registrableHost is RegistrableDomain for a bare host name.

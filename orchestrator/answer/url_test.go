@@ -1,6 +1,9 @@
 package answer
 
-import "testing"
+import (
+	"fmt"
+	"testing"
+)
 
 func TestCanonicalURL(t *testing.T) {
 	tests := []struct {
@@ -54,5 +57,31 @@ func TestRegistrableDomain(t *testing.T) {
 				t.Errorf("RegistrableDomain(%q) = %q, %v; want %q, err=%v", tt.in, got, err, tt.want, tt.err)
 			}
 		})
+	}
+}
+
+// TestRegistrableDomainMemo: answers served from the memo are the answers
+// computed, errors included, and the memo stays within its bound.
+func TestRegistrableDomainMemo(t *testing.T) {
+	saved := domains
+	t.Cleanup(func() { domains = saved })
+	domains = &domainMemo{max: 3}
+	urls := []string{"https://www.example.org/a", "https://co.uk/", "https://en.wikipedia.org/wiki/Go", "mailto:a@example.org", "https://www.bücher.de/"}
+	for round := range 3 {
+		for _, u := range urls {
+			want, wantErr := registrableDomain(u)
+			got, err := RegistrableDomain(u)
+			if got != want || fmt.Sprint(err) != fmt.Sprint(wantErr) {
+				t.Errorf("round %d: RegistrableDomain(%q) = %q, %v; computed %q, %v", round, u, got, err, want, wantErr)
+			}
+			if n := len(domains.m); n > domains.max {
+				t.Fatalf("memo holds %d answers, bound %d", n, domains.max)
+			}
+		}
+	}
+	domains = &domainMemo{max: 8}
+	RegistrableDomain(urls[0])
+	if r, ok := domains.get(urls[0]); !ok || r.domain != "example.org" {
+		t.Errorf("memo after one call: %+v, %v; want example.org kept", r, ok)
 	}
 }

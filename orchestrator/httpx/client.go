@@ -231,10 +231,20 @@ func (c *Client) once(ctx context.Context, rawURL string, headers http.Header, p
 // -1 when unknown, and not trusted beyond max), so a long body is not copied
 // as it grows.
 func ReadAll(r io.Reader, n, max int64) ([]byte, error) {
+	return AppendAll(nil, r, n, max)
+}
+
+// AppendAll is ReadAll appending to dst, whose spare room is used first: a
+// caller done with the bytes before its next read can reuse one buffer.
+func AppendAll(dst []byte, r io.Reader, n, max int64) ([]byte, error) {
 	if n <= 0 || n > max {
 		n = 511 // io.ReadAll's first size
 	}
-	b := make([]byte, 0, n+1) // +1: room for the read that sees EOF
+	b := dst
+	if int64(cap(b)-len(b)) < n+1 { // +1: room for the read that sees EOF
+		b = make([]byte, len(dst), int64(len(dst))+n+1)
+		copy(b, dst)
+	}
 	for {
 		m, err := r.Read(b[len(b):cap(b)])
 		b = b[:len(b)+m]

@@ -11,6 +11,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
+	"testing/iotest"
 	"time"
 )
 
@@ -479,5 +480,34 @@ func TestDescribe(t *testing.T) {
 	got := Describe([]Attempt{{Status: 429, Wait: 2 * time.Second}, {Err: "EOF", Wait: time.Second}, {Status: 200}})
 	if want := "429 wait=2s, EOF wait=1s, 200"; got != want {
 		t.Errorf("Describe = %q, want %q", got, want)
+	}
+}
+
+// TestAppendAll: AppendAll reads what io.ReadAll reads, after dst's bytes,
+// whatever the size hint (none, exact, short, long, beyond max); it reuses
+// dst's spare room when the hint fits, and reports a reader's error.
+func TestAppendAll(t *testing.T) {
+	long := strings.Repeat("0123456789", 300)
+	for _, body := range []string{"", "x", long} {
+		for _, n := range []int64{-1, 0, 1, int64(len(body)), int64(len(body)) + 7, 1 << 40} {
+			for _, dst := range [][]byte{nil, []byte("pre:"), make([]byte, 2, 8192)} {
+				prefix := string(dst)
+				got, err := AppendAll(dst, iotest.OneByteReader(strings.NewReader(body)), n, 1<<20)
+				if err != nil || string(got) != prefix+body {
+					t.Fatalf("AppendAll(%q, %d bytes, n=%d) = %d bytes %v; want %d bytes", prefix, len(body), n, len(got), err, len(prefix)+len(body))
+				}
+				if cap(dst) >= 8192 && n >= 0 && n < 8000 && len(body) < 8000 && &got[0] != &dst[:1][0] {
+					t.Fatalf("n=%d: a buffer with room for the body was not reused", n)
+				}
+			}
+		}
+	}
+	boom := errors.New("boom")
+	got, err := AppendAll([]byte("a"), io.MultiReader(strings.NewReader("bc"), iotest.ErrReader(boom)), -1, 1<<20)
+	if !errors.Is(err, boom) || string(got) != "abc" {
+		t.Fatalf("AppendAll over a failing reader = %q, %v; want \"abc\", boom", got, err)
+	}
+	if got, err := ReadAll(strings.NewReader(long), int64(len(long)), 1<<20); err != nil || string(got) != long {
+		t.Fatalf("ReadAll = %d bytes, %v", len(got), err)
 	}
 }

@@ -169,10 +169,53 @@ func MaxResultsFromEnv(getenv func(string) string) (int, error) {
 }
 
 // oneLine collapses whitespace runs (newlines included) to single spaces
-// and drops invalid UTF-8 and control characters.
+// and drops invalid UTF-8 and control characters: the fields of
+// strings.ToValidUTF8(s, "") split at spaces and control characters,
+// joined by one space. A string already on one line, as most titles are,
+// is returned as it is; any other is built in one pass.
 func oneLine(s string) string {
-	s = strings.ToValidUTF8(s, "")
-	return strings.Join(strings.FieldsFunc(s, func(r rune) bool { return unicode.IsSpace(r) || unicode.IsControl(r) }), " ")
+	if isOneLine(s) {
+		return s
+	}
+	var b strings.Builder
+	b.Grow(len(s))
+	gap := false // a separator since the last field byte written
+	for i := 0; i < len(s); {
+		r, size := utf8.DecodeRuneInString(s[i:])
+		switch {
+		case r == utf8.RuneError && size == 1: // invalid UTF-8: dropped
+		case unicode.IsSpace(r) || unicode.IsControl(r):
+			gap = true
+		default:
+			if gap && b.Len() > 0 {
+				b.WriteByte(' ')
+			}
+			gap = false
+			b.WriteString(s[i : i+size])
+		}
+		i += size
+	}
+	return b.String()
+}
+
+// isOneLine reports whether oneLine(s) is s: printable ASCII, single
+// spaces between words, none at either end.
+func isOneLine(s string) bool {
+	space := true // at the start, a space would be leading
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case c == ' ':
+			if space {
+				return false
+			}
+			space = true
+		case c < 0x20 || c >= 0x7f:
+			return false
+		default:
+			space = false
+		}
+	}
+	return !space || s == ""
 }
 
 // host is the host of a URL, without "www.", or "" when it has none.

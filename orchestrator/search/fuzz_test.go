@@ -7,6 +7,7 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+	"unicode"
 	"unicode/utf8"
 )
 
@@ -129,4 +130,26 @@ func addWire(f *testing.F, names ...string) {
 		}
 		f.Add(b)
 	}
+}
+
+// oneLineReference is oneLine as first written, from the standard library:
+// the one-pass version must agree with it.
+func oneLineReference(s string) string {
+	s = strings.ToValidUTF8(s, "")
+	return strings.Join(strings.FieldsFunc(s, func(r rune) bool { return unicode.IsSpace(r) || unicode.IsControl(r) }), " ")
+}
+
+func FuzzOneLine(f *testing.F) {
+	for _, s := range []string{
+		"", " ", "a", "a b", " a", "a ", "a  b", "a\tb", "a\nb\r\n", "a\u00a0b", "a\u0085b", "x\x7fy",
+		"caf\xc3\xa9 au lait", "bad\xffbyte", "bad \xff byte", "\xed\xa0\x80surrogate", "\ufffd kept",
+		"\u2028line\u2029sep", "trailing\x00", strings.Repeat("plain words ", 20),
+	} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		if got, want := oneLine(s), oneLineReference(s); got != want {
+			t.Fatalf("oneLine(%q) = %q, want %q", s, got, want)
+		}
+	})
 }

@@ -155,8 +155,9 @@ func TestRun(t *testing.T) {
 			t.Error(err)
 		}
 	}
-	// The run is also stored by name, with the same bytes.
-	for _, name := range []string{"report.json", "traces.jsonl.gz"} {
+	// The run is also stored by name, with the same bytes (report.md and
+	// report.html name their own folder).
+	for _, name := range []string{"report.json", "junit.xml", "traces.jsonl.gz"} {
 		a, _ := os.ReadFile(filepath.Join(dir, "out", name))
 		stored, err := os.ReadFile(filepath.Join(dir, "runs", "seed", "model", name))
 		if err != nil || len(a) == 0 || !bytes.Equal(stored, a) {

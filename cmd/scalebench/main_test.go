@@ -3,7 +3,9 @@ package main
 import (
 	"io"
 	"slices"
+	"strings"
 	"testing"
+	"time"
 
 	"go.yaml.in/yaml/v3"
 )
@@ -44,5 +46,31 @@ func TestParseFlagsAddsThePromptfooSize(t *testing.T) {
 	}
 	if _, err := parseFlags([]string{"-sizes", "0"}, io.Discard); err == nil {
 		t.Fatal("-sizes 0 accepted")
+	}
+}
+
+// The promptfoo target is met only against a measurement of this run: the
+// published figure is shown for reference and never reads "yes".
+func TestPromptfooTargetNeedsAMeasurement(t *testing.T) {
+	for _, tc := range []struct {
+		name            string
+		sb, pf, pfWrite time.Duration
+		met             string
+		want            []string
+	}{
+		{"not run", time.Second, 0, 0, "not measured", []string{"promptfoo not run", "34.3× the figure published", "(34.3 s"}},
+		{"measured, short", time.Second, 12 * time.Second, 18 * time.Second, "**no**", []string{"12.0× (searchbench 1.00 s; promptfoo 12.0 s, --no-write)", "18.0× against promptfoo writing its results"}},
+		{"measured, met", 400 * time.Millisecond, 12 * time.Second, 0, "yes", []string{"30.0×"}},
+		{"searchbench missing", 0, 12 * time.Second, 0, "**no**", []string{"not timed"}},
+	} {
+		what, got, met := promptfooTarget(5000, tc.sb, tc.pf, tc.pfWrite)
+		if met != tc.met || what != "≥ 25× promptfoo's wall per case at 5,000 cases" {
+			t.Errorf("%s: met %q (want %q), what %q", tc.name, met, tc.met, what)
+		}
+		for _, w := range tc.want {
+			if !strings.Contains(got, w) {
+				t.Errorf("%s: %q lacks %q", tc.name, got, w)
+			}
+		}
 	}
 }

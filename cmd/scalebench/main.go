@@ -67,7 +67,7 @@ func parseFlags(args []string, stderr io.Writer) (*options, error) {
 	fs.IntVar(&o.repeat, "repeat", 3, "whole-process runs per size (the median is reported)")
 	fs.DurationVar(&o.benchtime, "benchtime", 5*time.Second, "minimum time of each Go benchmark")
 	fs.StringVar(&o.cache, "cache", synth.DefaultRoot(os.Getenv), "folder of cached synthetic sets")
-	fs.StringVar(&o.promptfoo, "promptfoo", "", "promptfoo `executable` to time on the same machine (see README, Performance); empty: use the published figure")
+	fs.StringVar(&o.promptfoo, "promptfoo", "", "promptfoo `executable` to time on the same machine (see README, Performance); empty: the promptfoo target is not measured")
 	fs.IntVar(&o.pfN, "promptfoo-n", 5000, "cases of the promptfoo comparison (also a whole-process size)")
 	fs.StringVar(&o.baseline, "baseline", "", "source `tree` of the code to compare with (e.g. git archive of an earlier commit): its replay+score CPU time per case against the cached one's")
 	if err := fs.Parse(args); err != nil {
@@ -291,18 +291,31 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	target := func(what, got string, ok bool) {
 		fmt.Fprintf(stdout, "| %s | %s | %s |\n", what, got, map[bool]string{true: "yes", false: "**no**"}[ok])
 	}
+	// A target this run has no figures for is listed as such: left out,
+	// it would read as if nothing were missing.
+	notMeasured := func(what, why string) {
+		fmt.Fprintf(stdout, "| %s | %s | not measured |\n", what, why)
+	}
 	small, large := o.sizes[0], o.sizes[len(o.sizes)-1]
-	limit := int64(1.2*float64(warm[small].rss)) + 20<<20
-	target(fmt.Sprintf("peak RSS at %s ≤ 1.2 × peak RSS at %s + 20 MiB", thousands(large), thousands(small)),
-		fmt.Sprintf("%s ≤ %s", mib(warm[large].rss), mib(limit)), warm[large].rss > 0 && warm[large].rss <= limit)
+	if small == large {
+		notMeasured("peak RSS flat in the number of cases", "one size only (-sizes lists several)")
+	} else {
+		limit := int64(1.2*float64(warm[small].rss)) + 20<<20
+		target(fmt.Sprintf("peak RSS at %s ≤ 1.2 × peak RSS at %s + 20 MiB", thousands(large), thousands(small)),
+			fmt.Sprintf("%s ≤ %s", mib(warm[large].rss), mib(limit)), warm[large].rss > 0 && warm[large].rss <= limit)
+	}
 	target("warm cached replay + score ≤ 0.5 × YAML replay + score (alternating runs)",
 		fmt.Sprintf("%.2f× wall, %.2f× CPU", x["cached-replay/replay"], x["cpu:cached-replay/replay"]), x["cached-replay/replay"] <= 0.5)
+	const baseWhat = "warm cached replay + score ≤ 0.5 × the baseline code's replay + score (CPU time)"
 	if baseRatio > 0 {
-		target("warm cached replay + score ≤ 0.5 × the baseline code's replay + score (CPU time)",
-			fmt.Sprintf("%.2f×", baseRatio), baseRatio <= 0.5)
+		target(baseWhat, fmt.Sprintf("%.2f×", baseRatio), baseRatio <= 0.5)
+	} else {
+		notMeasured(baseWhat, "no baseline tree (BASELINE=dir)")
 	}
 	if w, ok := warm[10000]; ok {
 		target("10,000 cases under 3 s wall (warm)", fmt.Sprintf("%.2f s", w.wall.Seconds()), w.wall < 3*time.Second)
+	} else {
+		notMeasured("10,000 cases under 3 s wall (warm)", "no 10,000-case run (-sizes lacks 10000)")
 	}
 	what, got, met := promptfooTarget(o.pfN, warm[o.pfN].wall, pfWall, pfWriteWall)
 	fmt.Fprintf(stdout, "| %s | %s | %s |\n", what, got, met)
@@ -322,8 +335,12 @@ func promptfooTarget(n int, sb, pfWall, pfWriteWall time.Duration) (what, got, m
 	}
 	if pfWall <= 0 {
 		published := time.Duration(publishedPromptfooWall * float64(time.Second) / publishedPromptfooCases * float64(n))
-		return what, fmt.Sprintf("promptfoo not run (PROMPTFOO=path/to/promptfoo times it); for reference %.1f× the figure published in issue 16 (%.1f s, promptfoo 0.120), which an idle machine here does not reproduce",
-			float64(published)/float64(sb), published.Seconds()), "not measured"
+		got = fmt.Sprintf("promptfoo not run (PROMPTFOO=path/to/promptfoo times it); for reference %.1f× the figure published in issue 16 (promptfoo 0.120, %.1f s for %s cases",
+			float64(published)/float64(sb), publishedPromptfooWall, thousands(publishedPromptfooCases))
+		if n != publishedPromptfooCases {
+			got += fmt.Sprintf(", %.1f s prorated to %s", published.Seconds(), thousands(n))
+		}
+		return what, got + "), which an idle machine here does not reproduce", "not measured"
 	}
 	r := float64(pfWall) / float64(sb)
 	got = fmt.Sprintf("%.1f× (searchbench %.2f s; promptfoo %.1f s, --no-write)", r, sb.Seconds(), pfWall.Seconds())

@@ -58,7 +58,7 @@ func TestPromptfooTargetNeedsAMeasurement(t *testing.T) {
 		met             string
 		want            []string
 	}{
-		{"not run", time.Second, 0, 0, "not measured", []string{"promptfoo not run", "34.3× the figure published", "(34.3 s"}},
+		{"not run", time.Second, 0, 0, "not measured", []string{"promptfoo not run", "34.3× the figure published", "34.3 s for 5,000 cases)"}},
 		{"measured, short", time.Second, 12 * time.Second, 18 * time.Second, "**no**", []string{"12.0× (searchbench 1.00 s; promptfoo 12.0 s, --no-write)", "18.0× against promptfoo writing its results"}},
 		{"measured, met", 400 * time.Millisecond, 12 * time.Second, 0, "yes", []string{"30.0×"}},
 		{"searchbench missing", 0, 12 * time.Second, 0, "**no**", []string{"not timed"}},

@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path"
 	"path/filepath"
 	"slices"
 	"sort"
@@ -31,6 +32,7 @@ import (
 	"github.com/searchbench/searchbench/internal/cmdutil"
 	"github.com/searchbench/searchbench/internal/fsutil"
 	"github.com/searchbench/searchbench/internal/secret"
+	"github.com/searchbench/searchbench/internal/suggest"
 	"github.com/searchbench/searchbench/orchestrator/executor"
 	"github.com/searchbench/searchbench/orchestrator/prompts"
 )
@@ -161,7 +163,7 @@ func runRun(ctx context.Context, opts *Options) error {
 	}
 
 	if items.Len() == 0 {
-		return cmdutil.Usagef("no case matches the filter %q", opts.Filter)
+		return cmdutil.Usage(noMatch(opts.Filter, filter, items.Catalog().Datasets))
 	}
 	if manifestErr != nil {
 		return cmdutil.Infra(manifestErr)
@@ -358,6 +360,29 @@ func cacheOf(opts *Options) (c *vcr.Cache, warning func()) {
 			fmt.Fprintf(opts.IO.ErrOut, "warning: %v\n", off)
 		}
 	}
+}
+
+// noMatch says why a filter selected nothing: a dataset term that names no
+// dataset gets the nearest name and the list; otherwise the datasets are
+// listed for orientation.
+func noMatch(terms []string, f dataset.Filter, sets []*dataset.Dataset) error {
+	var names []string
+	for _, d := range sets {
+		names = append(names, d.Name)
+	}
+	sort.Strings(names)
+	var problems []string
+	for _, v := range f.Values("dataset") {
+		if slices.ContainsFunc(names, func(n string) bool { ok, _ := path.Match(v, n); return ok }) {
+			continue
+		}
+		problems = append(problems, fmt.Sprintf("dataset:%s names no dataset%s", v, suggest.DidYouMean(v, names)))
+	}
+	msg := fmt.Sprintf("no case matches the filter %q", terms)
+	if len(problems) > 0 {
+		msg += ": " + strings.Join(problems, "; ")
+	}
+	return fmt.Errorf("%s (datasets: %s)", msg, suggest.List(names, 20))
 }
 
 // unplayable tallies the selected cases whose cassettes cannot replay as

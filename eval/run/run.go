@@ -17,6 +17,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"os"
 	"runtime"
 	"strings"
 	"time"
@@ -212,6 +213,12 @@ func (o *Options) replaySamples(ctx context.Context, it Item) *report.CaseRecord
 		err := &SamplesError{Cases: []string{c.Key()}, Want: want, Have: []int{have}}
 		return report.NewCaseRecord(it.Seq, &score.Input{Case: c}, nil, err)
 	}
+	if err := o.missingSample(c, want); err != nil {
+		// One sample's cassette gone is the case's cassette missing: the
+		// case is an error, as a one-sample case without its cassette is,
+		// and is never scored on the samples that remain.
+		return report.NewCaseRecord(it.Seq, &score.Input{Case: c}, nil, err)
+	}
 	var rec *report.CaseRecord
 	var more []report.SampleRecord
 	for k := 1; k <= want; k++ {
@@ -229,6 +236,38 @@ func (o *Options) replaySamples(ctx context.Context, it Item) *report.CaseRecord
 	}
 	rec.SetSamples(more)
 	return rec
+}
+
+// missingSample is the error of a case of several samples whose cassettes
+// are not all on the shelf: a *vcr.MissingCassetteError naming the first
+// missing sample (and how many are missing), with the command that
+// records the case again. nil when every sample's cassette is there, and
+// for a one-sample case, whose replay reports its missing cassette itself.
+func (o *Options) missingSample(c *dataset.Case, want int) error {
+	if want <= 1 {
+		return nil
+	}
+	var missing []int
+	for k := 1; k <= want; k++ {
+		if _, err := os.Stat(o.shelf.SamplePath(c, k)); err != nil {
+			missing = append(missing, k)
+		}
+	}
+	if len(missing) == 0 {
+		return nil
+	}
+	k := missing[0]
+	path := o.shelf.SamplePath(c, k)
+	_, statErr := os.Stat(path)
+	e := &vcr.MissingCassetteError{Path: path, Case: c.Key(), Err: statErr}
+	if o.Rerecord != nil {
+		chk := Check{Status: StatusMissing}
+		if o.manifest != nil {
+			chk.Entry, _ = o.manifest.Entry(c.Key())
+		}
+		e.Rerecord = o.Rerecord(c, chk)
+	}
+	return fmt.Errorf("sample %d of %d (%d of its %d sample cassettes missing): %w", k, want, len(missing), want, e)
 }
 
 // SamplesError is the input error of a run that asks for more samples

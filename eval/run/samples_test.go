@@ -87,8 +87,10 @@ func TestRecordAndReplaySamples(t *testing.T) {
 	// run of "0 errors" scored on the samples that remain.
 	var got *report.CaseRecord
 	sum, err := Replay(context.Background(), Slice(items), Options{Variant: v, Cassettes: dir, Scorers: score.All(),
-		Rerecord: func(c *dataset.Case, chk Check) string { return "record " + c.Key() + " " + chk.Status + " " + chk.Entry.Backend },
-		Done:     func(r *report.CaseRecord) { got = r }}, report.Meta{}, report.Multi())
+		Rerecord: func(c *dataset.Case, chk Check) string {
+			return "record " + c.Key() + " " + chk.Status + " " + chk.Entry.Backend
+		},
+		Done: func(r *report.CaseRecord) { got = r }}, report.Meta{}, report.Multi())
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net/http"
 	"os"
+	"strings"
 	"time"
 
 	"github.com/searchbench/searchbench/eval/dataset"
@@ -99,6 +100,9 @@ func Record(ctx context.Context, items []Item, opts RecordOptions) error {
 		if _, err := httpx.PolicyFromEnv(opts.Getenv, httpx.DefaultPolicy()); err != nil {
 			return err
 		}
+		if err := shortSecrets(opts.Getenv); err != nil {
+			return err
+		}
 	}
 	var traffic []Item
 	for _, it := range items {
@@ -148,6 +152,31 @@ func Record(ctx context.Context, items []Item, opts RecordOptions) error {
 	}
 	if err != nil {
 		return errors.Join(append([]error{err}, errs...)...)
+	}
+	return errors.Join(errs...)
+}
+
+// shortSecrets names every variable whose secret the recorder would refuse
+// as too short to scrub safely (vcr.MinSecretLen): a key, or a password or
+// credential query value of a base URL. Shorter values still are not
+// secrets at all (vLLM's "EMPTY" key) and pass.
+func shortSecrets(getenv func(string) string) error {
+	var errs []error
+	short := func(v string) bool {
+		v = strings.TrimSpace(v)
+		return len(v) >= secret.MinLen && len(v) < vcr.MinSecretLen
+	}
+	for _, k := range secret.KeyEnv {
+		if v := getenv(k); short(v) {
+			errs = append(errs, fmt.Errorf("%s is %d bytes long: the recorder refuses secrets shorter than %d bytes, since scrubbing so short a value would redact unrelated text; set it to the real key (searchbench sim prints keys long enough)", k, len(strings.TrimSpace(v)), vcr.MinSecretLen))
+		}
+	}
+	for _, k := range secret.URLEnv {
+		for _, v := range secret.OfURL(getenv(k)) {
+			if short(v) {
+				errs = append(errs, fmt.Errorf("%s carries a credential (a password or key query value) of %d bytes: the recorder refuses secrets shorter than %d bytes", k, len(strings.TrimSpace(v)), vcr.MinSecretLen))
+			}
+		}
 	}
 	return errors.Join(errs...)
 }
@@ -216,7 +245,11 @@ func (o *RecordOptions) recordOne(ctx context.Context, shelf Shelf, c *dataset.C
 			return Entry{}, fmt.Errorf("case %s: removing the sample cassette of an earlier recording: %w", c.Key(), err)
 		}
 	}
-	return entryOf(o.Variant, o.Backend, o.Policy, sessions), nil
+	e := entryOf(o.Variant, o.Backend, o.Policy, sessions)
+	if o.Backend == BackendLive {
+		e.Model, e.BaseURLs = o.liveSource()
+	}
+	return e, nil
 }
 
 // recordSample runs sample k of case c against the backend and returns its

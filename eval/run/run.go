@@ -87,8 +87,9 @@ type Options struct {
 	// make no requests: they have one sample.
 	Samples int
 
-	manifest *Manifest // the shelf's recorded.json, read by Replay
-	shelf    Shelf     // resolved by Replay before any case runs
+	manifest *Manifest        // the shelf's recorded.json, read by Replay
+	shelf    Shelf            // resolved by Replay before any case runs
+	bases    map[string]string // the replay's own base URLs, by service
 }
 
 // replayKey is the placeholder key replays run with: requests are matched
@@ -113,7 +114,8 @@ func Replay(ctx context.Context, items Items, opts Options, meta report.Meta, w 
 	}
 	opts.manifest, opts.shelf = m, shelf
 	meta.Variant, meta.VariantHash, meta.Mode = opts.Variant.Name, opts.Variant.Hash, opts.Mode
-	meta.Backend, meta.SimPolicies = recorded.result()
+	recorded.fill(&meta)
+	opts.bases = serviceBases(opts.Getenv)
 	if err := w.Begin(meta); err != nil {
 		return report.Summary{}, err
 	}
@@ -346,6 +348,7 @@ func (o *Options) replayTraffic(ctx context.Context, in *score.Input, k int) (*t
 	if o.manifest != nil {
 		chk = o.manifest.Check(shelf, o.Variant, c)
 	}
+	ropts.Services = replayServices(o.bases, chk.Entry.BaseURLs)
 	if o.Rerecord != nil {
 		ropts.Rerecord = o.Rerecord(c, chk)
 	}

@@ -87,8 +87,8 @@ type Options struct {
 	// make no requests: they have one sample.
 	Samples int
 
-	manifest *Manifest        // the shelf's recorded.json, read by Replay
-	shelf    Shelf            // resolved by Replay before any case runs
+	manifest *Manifest         // the shelf's recorded.json, read by Replay
+	shelf    Shelf             // resolved by Replay before any case runs
 	bases    map[string]string // the replay's own base URLs, by service
 }
 

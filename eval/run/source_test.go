@@ -107,3 +107,31 @@ func TestRecordingAtAnyBaseURLReplaysWithoutIt(t *testing.T) {
 		t.Errorf("without the recorded base URLs, a search at a host of one's own replayed: %q", first)
 	}
 }
+
+// TestShortKeyIsNamed: a key the recorder would refuse as too short to
+// scrub is refused before any request, naming its variable; a key too
+// short to be a secret at all (vLLM's "EMPTY") passes.
+func TestShortKeyIsNamed(t *testing.T) {
+	items := plan(t, shipped(t), "id:t-iphone-year")
+	env := map[string]string{
+		"CEREBRAS_API_KEY":         "sim-key", // what searchbench sim used to print
+		"TAVILY_API_KEY":           "tvly-long-enough-key",
+		"EXA_API_KEY":              "exa-long-enough-key",
+		"SEARCHBENCH_LLM_BASE_URL": "http://u:pass12@127.0.0.1:1/v1",
+	}
+	err := Record(context.Background(), items, RecordOptions{Variant: shippedVariant(t, "seed"), Cassettes: t.TempDir(), Backend: BackendLive,
+		Getenv: func(k string) string { return env[k] }})
+	for _, want := range []string{"CEREBRAS_API_KEY is 7 bytes long", "shorter than 8 bytes", "SEARCHBENCH_LLM_BASE_URL carries a credential"} {
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("record with a 7-byte key: %v; want it to say %q", err, want)
+		}
+	}
+	if err != nil && strings.Contains(err.Error(), "sim-key") {
+		t.Errorf("the error prints the key: %v", err)
+	}
+	env["CEREBRAS_API_KEY"] = "EMPTY"
+	delete(env, "SEARCHBENCH_LLM_BASE_URL")
+	if err := shortSecrets(func(k string) string { return env[k] }); err != nil {
+		t.Errorf("a 5-byte key, no secret at all: %v", err)
+	}
+}

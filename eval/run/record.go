@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net/http"
 	"os"
+	"path/filepath"
 	"strings"
 	"time"
 
@@ -51,6 +52,31 @@ type RecordOptions struct {
 	// Done, if set, is called after each case with its error (nil when the
 	// cassette was saved).
 	Done func(c *dataset.Case, err error)
+	// Force lets a simulator recording replace cassettes recorded live
+	// (record --force); without it Record refuses with a *LiveError.
+	Force bool
+}
+
+// LiveError refuses a simulator recording that would replace cassettes
+// recorded live, which cost money and cannot be recorded again for free.
+type LiveError struct {
+	Cases, Paths []string
+}
+
+// maxListed is how many cases an error lists before it counts the rest.
+const maxListed = 5
+
+func (e *LiveError) Error() string {
+	var list []string
+	for i, c := range e.Cases {
+		if i == maxListed {
+			list = append(list, fmt.Sprintf("and %d more", len(e.Cases)-maxListed))
+			break
+		}
+		list = append(list, fmt.Sprintf("%s (case %s)", filepath.ToSlash(e.Paths[i]), c))
+	}
+	return fmt.Sprintf("refusing to replace %d cassette(s) recorded live with simulator recordings: %s; "+
+		"pass --force to replace them, or leave those cases out with --filter", len(e.Cases), strings.Join(list, ", "))
 }
 
 // simKeys are the placeholder keys sent to the simulator. They are long
@@ -105,10 +131,19 @@ func Record(ctx context.Context, items []Item, opts RecordOptions) error {
 		}
 	}
 	var traffic []Item
+	live := &LiveError{}
 	for _, it := range items {
-		if NeedsTraffic(it.Case) {
-			traffic = append(traffic, it)
+		if !NeedsTraffic(it.Case) {
+			continue
 		}
+		traffic = append(traffic, it)
+		if e, ok := manifest.Cases[it.Case.Key()]; ok && e.Backend == BackendLive && opts.Backend == BackendSim && !opts.Force {
+			live.Cases = append(live.Cases, it.Case.Key())
+			live.Paths = append(live.Paths, shelf.Path(it.Case))
+		}
+	}
+	if len(live.Cases) > 0 {
+		return live
 	}
 	n := opts.Parallel
 	if n <= 0 {

@@ -222,7 +222,7 @@ func partialWhy(path string) string {
 	if len(why) == 0 {
 		return "filtered or in error"
 	}
-	return strings.Join(why, ", and ")
+	return strings.Join(why, "; ")
 }
 
 // resolve turns an argument into a report file: a path that exists (or

@@ -466,7 +466,7 @@ func partialReason(opts *Options, sum report.Summary) string {
 	if sum.Errors > 0 {
 		why = append(why, fmt.Sprintf("%d of its %d cases could not run", sum.Errors, sum.Cases))
 	}
-	return strings.Join(why, ", and ")
+	return strings.Join(why, "; ")
 }
 
 // noteStored finishes storing a run: a complete run retires the partial
@@ -486,7 +486,7 @@ func noteStored(opts *Options, name, mode, partial, dir string) error {
 	if opts.Runs != filepath.Join("reports", "runs") {
 		hint += " --runs " + cmdutil.ShellQuote(opts.Runs)
 	}
-	fmt.Fprintf(opts.IO.ErrOut, "note: this run was %s, so it is stored apart in %s/, not as the run of %s/%s that compare finds by name; compare it with: %s\n",
+	fmt.Fprintf(opts.IO.ErrOut, "note: this run is partial (%s), so it is stored apart in %s/, not as the run of %s/%s that compare finds by name; compare it with: %s\n",
 		partial, filepath.ToSlash(dir), name, mode, hint)
 	return nil
 }

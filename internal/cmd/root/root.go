@@ -54,6 +54,7 @@ Exit codes: 0 ok, 1 a check or verdict failed, 2 usage or input error,
 		Version:       Version(),
 	}
 	cmd.SetVersionTemplate("searchbench {{.Version}}\n")
+	cmd.InitDefaultVersionFlag() // now, so the flag is in the tree the docs are checked against
 	cmd.SetOut(io.Out)
 	cmd.SetErr(io.ErrOut)
 	cmd.SetIn(io.In)

@@ -449,7 +449,7 @@ func (m *matcher) eachEntry(c []token, i int, f func(length int, k class)) {
 			return
 		}
 		m.lookups++
-		if k, ok := m.lx.entries[string(key)]; ok {
+		if k, ok := m.lx.entries[string(key)]; ok && k != clAmbiguous {
 			f(length, k)
 		}
 	}

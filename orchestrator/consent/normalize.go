@@ -101,41 +101,92 @@ func tokenize(s string, lx *lexicon) []token {
 	// one after it. Before the first and after the last there is
 	// utf8.RuneError, which is no word rune.
 	prev := utf8.RuneError
+	var buf, nbuf [4]rune
 	for i := 0; i < len(s); {
-		r, size := utf8.DecodeRuneInString(s[i:])
-		next, _ := utf8.DecodeRuneInString(s[i+size:])
-		switch {
-		case isIgnorable(r):
-			// invisible joiners and emoji modifiers neither join nor split
-		case isWordRune(r):
-			if wordStart == -1 {
-				wordStart = i
+		r0, size := utf8.DecodeRuneInString(s[i:])
+		n0, _ := utf8.DecodeRuneInString(s[i+size:])
+		as := readAs(r0, buf[:0])
+		nextAs := readAs(n0, nbuf[:0])
+		for j, r := range as {
+			next := nextAs[0]
+			if j+1 < len(as) {
+				next = as[j+1]
 			}
-			f := fold(r)
-			text.WriteRune(f)
-			if b, ok := unaccent(f); ok && b != last {
-				key.WriteRune(b)
-				last = b
+			switch {
+			case isIgnorable(r):
+				// invisible joiners and emoji modifiers neither join nor split
+			case isWordRune(r):
+				if wordStart == -1 {
+					wordStart = i
+				}
+				f := fold(r)
+				text.WriteRune(f)
+				if b, ok := unaccent(f); ok {
+					if b = lookalikeOf(b); b != last {
+						key.WriteRune(b)
+						last = b
+					}
+				}
+			case isApostrophe(r) && wordStart >= 0 && isWordRune(next):
+				text.WriteByte('\'')
+			case isHyphen(r) && isWordRune(prev) && isWordRune(next):
+				// "double-check" is two words, not two clauses
+				flush()
+			default:
+				flush()
+				if sep, ok := separator(r); ok {
+					toks = append(toks, token{kind: tokSep, text: sep, key: sep, start: i})
+				} else if isSymbol(r) && (lx == nil || lx.emoji[r]) {
+					e := string(r)
+					toks = append(toks, token{kind: tokEmoji, text: e, key: e, start: i})
+				}
 			}
-		case isApostrophe(r) && wordStart >= 0 && isWordRune(next):
-			text.WriteByte('\'')
-		case isHyphen(r) && isWordRune(prev) && isWordRune(next):
-			// "double-check" is two words, not two clauses
-			flush()
-		default:
-			flush()
-			if sep, ok := separator(r); ok {
-				toks = append(toks, token{kind: tokSep, text: sep, key: sep, start: i})
-			} else if isSymbol(r) && (lx == nil || lx.emoji[r]) {
-				e := s[i : i+size]
-				toks = append(toks, token{kind: tokEmoji, text: e, key: e, start: i})
-			}
+			prev = r
 		}
-		prev = r
 		i += size
 	}
 	flush()
 	return toks
+}
+
+// readAs appends to dst what r reads as: r itself when it is ASCII, an
+// apostrophe, a separator or an emoji modifier, and otherwise its NFKC
+// form, so that full-width ("ｙｅｓ"), mathematical ("𝐲𝐞𝐬"), circled and
+// superscript letters read as the letters they are drawn from. It appends
+// at least one rune.
+func readAs(r rune, dst []rune) []rune {
+	if r < utf8.RuneSelf || isApostrophe(r) || isIgnorable(r) || isHyphen(r) {
+		return append(dst, r)
+	}
+	if _, ok := separator(r); ok {
+		return append(dst, r)
+	}
+	var b [utf8.UTFMax]byte
+	n := utf8.EncodeRune(b[:], r)
+	if norm.NFKC.IsNormal(b[:n]) {
+		return append(dst, r)
+	}
+	for _, c := range norm.NFKC.String(string(r)) {
+		dst = append(dst, c)
+	}
+	if len(dst) == 0 {
+		dst = append(dst, r)
+	}
+	return dst
+}
+
+// lookalikeOf returns the ASCII letter a folded, unaccented letter imitates
+// by Unicode TS #39 (Cyrillic "е" in "yеs", Greek "ο", small capital "ᴇ"),
+// or r itself. Only lexicon keys see it: a word's text keeps its own
+// letters. The table is generated (lookalike_table.go).
+func lookalikeOf(r rune) rune {
+	if r < utf8.RuneSelf {
+		return r
+	}
+	if l, ok := lookalike[r]; ok {
+		return l
+	}
+	return r
 }
 
 // fold maps r to a case-insensitive form that both strings.ToUpper and

@@ -142,6 +142,18 @@ type genWord struct {
 	Langs []string `yaml:"langs"`
 }
 
+// covered returns the languages the lexicon has a yes or no word of: those
+// of the generated words, and English (lexicon.yaml).
+func (l *lexicon) covered() map[string]bool {
+	c := map[string]bool{"en": true}
+	for _, ls := range l.langs {
+		for _, lang := range ls {
+			c[lang] = true
+		}
+	}
+	return c
+}
+
 // addGenerated adds the words of a generated yes/no file as yes and no
 // entries. A word whose key lexicon.yaml has already keeps the hand-kept
 // class (it is listed in shadowed). Generated words are no typo targets:
@@ -168,7 +180,9 @@ func (l *lexicon) addGenerated(data []byte, name string) error {
 		words []genWord
 	}{{clYes, f.Yes}, {clNo, f.No}} {
 		for _, w := range li.words {
-			toks := tokenize(w.Word, l)
+			// Read as written: no typo correction towards hand-kept words
+			// ("ano" is Czech yes, not a slip for "nao").
+			toks := tokenize(w.Word, nil)
 			var keys []string
 			for _, t := range toks {
 				if t.kind != tokWord {
@@ -185,6 +199,7 @@ func (l *lexicon) addGenerated(data []byte, name string) error {
 			_, ok := l.entries[key]
 			if ok && !generated[key] {
 				l.shadowed = append(l.shadowed, w.Word)
+				l.langs[key] = append(l.langs[key], w.Langs...)
 				continue
 			}
 			generated[key] = true

@@ -122,7 +122,7 @@ func tokenize(s string, lx *lexicon) []token {
 				f := fold(r)
 				text.WriteRune(f)
 				if b, ok := unaccent(f); ok {
-					if b = lookalikeOf(b); b != last {
+					if b = lookalikeOf(foldKana(b)); b != last {
 						key.WriteRune(b)
 						last = b
 					}
@@ -185,6 +185,16 @@ func lookalikeOf(r rune) rune {
 	}
 	if l, ok := lookalike[r]; ok {
 		return l
+	}
+	return r
+}
+
+// foldKana reads katakana as hiragana ("ハイ" = "はい"): Japanese writes one
+// word in either script, as Latin letters are written in either case.
+// Half-width katakana are full-width after readAs (NFKC).
+func foldKana(r rune) rune {
+	if r >= 0x30A1 && r <= 0x30F6 { // KATAKANA LETTER SMALL A … SMALL KE
+		return r - 0x60
 	}
 	return r
 }

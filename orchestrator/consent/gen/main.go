@@ -40,9 +40,15 @@ import (
 func main() {
 	cldr := flag.String("cldr", "", "the cldr-misc-full package directory (holding package.json and main/)")
 	dict := flag.String("dict", "/usr/share/dict/words", "an English word list (Debian wamerican): CLDR words that are English words are left out")
+	glibc := flag.String("glibc", "/usr/share/i18n/locales", "glibc's locale sources (Debian locales), for the multilingual held-out set")
+	dataset := flag.String("dataset", "datasets/consent-multilingual.yaml", "where to write the multilingual held-out set")
 	out := flag.String("out", "orchestrator/consent", "directory to write the generated files to")
 	flag.Parse()
 	if err := run(*cldr, *dict, *out); err != nil {
+		fmt.Fprintln(os.Stderr, "gen:", err)
+		os.Exit(1)
+	}
+	if err := heldout(*glibc, *dataset); err != nil {
 		fmt.Fprintln(os.Stderr, "gen:", err)
 		os.Exit(1)
 	}
@@ -64,6 +70,19 @@ func run(cldr, dict, out string) error {
 		return err
 	}
 	return writeAtomic(filepath.Join(out, "lexicon_cldr.yaml"), lex)
+}
+
+// heldout writes the multilingual held-out set from glibc's locales.
+func heldout(dir, path string) error {
+	version := "Debian locales"
+	if v := debianVersion("locales"); v != "" {
+		version += " " + v
+	}
+	data, err := glibcHeldout(dir, version)
+	if err != nil {
+		return err
+	}
+	return writeAtomic(path, data)
 }
 
 // confusablesVersion is the module version of github.com/mtibben/confusables
@@ -320,18 +339,28 @@ func readDict(path string) (map[string]bool, string, error) {
 		}
 	}
 	name := path
-	if v, err := os.ReadFile("/var/lib/dpkg/status"); err == nil {
-		for _, para := range strings.Split(string(v), "\n\n") {
-			if strings.HasPrefix(para, "Package: wamerican\n") {
-				for _, l := range strings.Split(para, "\n") {
-					if ver, ok := strings.CutPrefix(l, "Version: "); ok {
-						name = "Debian wamerican " + ver
-					}
+	if v := debianVersion("wamerican"); v != "" {
+		name = "Debian wamerican " + v
+	}
+	return words, name, nil
+}
+
+// debianVersion returns the installed version of a Debian package, or "".
+func debianVersion(pkg string) string {
+	v, err := os.ReadFile("/var/lib/dpkg/status")
+	if err != nil {
+		return ""
+	}
+	for _, para := range strings.Split(string(v), "\n\n") {
+		if strings.HasPrefix(para, "Package: "+pkg+"\n") {
+			for _, l := range strings.Split(para, "\n") {
+				if ver, ok := strings.CutPrefix(l, "Version: "); ok {
+					return ver
 				}
 			}
 		}
 	}
-	return words, name, nil
+	return ""
 }
 
 func langList(m map[string]bool) string {

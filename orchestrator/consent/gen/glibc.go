@@ -242,4 +242,3 @@ func titleCase(s string) string {
 	r, size := utf8.DecodeRuneInString(s)
 	return string(unicode.ToTitle(r)) + s[size:]
 }
-

@@ -43,6 +43,7 @@ func (s *Session) Turn(ctx context.Context, text string) (trace.Turn, error) {
 		AwaitingConsent: s.awaiting,
 		Intent:          string(d.Intent),
 		IntentRule:      d.Rule,
+		ConsentScope:    d.Scope,
 		Override:        d.Override,
 		Phase:           d.Phase,
 	}
@@ -105,6 +106,7 @@ func Classify(reply string) trace.Turn {
 		AwaitingConsent: true,
 		Intent:          string(d.Intent),
 		IntentRule:      d.Rule,
+		ConsentScope:    d.Scope,
 		Override:        d.Override,
 		Phase:           d.Phase,
 		Query:           d.Query,

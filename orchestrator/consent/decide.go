@@ -21,6 +21,9 @@ type Decision struct {
 	// Rule is the id of the rule that decided (doc.go lists them): the
 	// consent rule when awaiting consent, else the override or new-query rule.
 	Rule string
+	// Scope is the limit a scoped assent put on the search ("only official
+	// sources"), as typed; "" otherwise. Phase 2 may use it.
+	Scope string
 }
 
 // Decide routes one turn. Not awaiting consent: an override goes to Phase 2,
@@ -35,7 +38,7 @@ func Decide(text string, awaitingConsent bool) Decision {
 		return routeNew(d, text, "")
 	}
 	v := classify(text)
-	d.Intent, d.Rule = v.intent, v.rule
+	d.Intent, d.Rule, d.Scope = v.intent, v.rule, v.scope
 	switch v.intent {
 	case Yes, SearchNow:
 		d.Phase = trace.Phase2

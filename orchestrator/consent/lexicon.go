@@ -63,6 +63,12 @@ type lexicon struct {
 	openers, cues map[string]bool
 	// intensifiers may stand inside a phrase ("is that actually true").
 	intensifiers map[string]bool
+	// scopes open a limit on the search after an assent ("only", "just").
+	scopes map[string]bool
+	// remarkJoiners introduce a reason, not a new question ("so", "because").
+	remarkJoiners map[string]bool
+	// generated holds the keys that only the generated file has.
+	generated map[string]bool
 	// spellings maps a texting spelling's key to the key it stands for.
 	spellings map[string]string
 	// phraseWords holds, by length, the words of the decisive phrases
@@ -96,6 +102,8 @@ type lexiconFile struct {
 	Openers     []lexEntry `yaml:"question_openers"`
 	Cues        []lexEntry `yaml:"content_cues"`
 	Intensify   []lexEntry `yaml:"intensifiers"`
+	Scopes      []lexEntry `yaml:"scope_openers"`
+	Reasons     []lexEntry `yaml:"remark_joiners"`
 	Spellings   yaml.Node  `yaml:"spellings"`
 }
 
@@ -203,6 +211,7 @@ func (l *lexicon) addGenerated(data []byte, name string) error {
 				continue
 			}
 			generated[key] = true
+			l.generated[key] = true
 			if ok && l.entries[key] != li.c {
 				// Yes in one language and no in another once accents and
 				// look-alikes are read away ("ee", "eé"): neither.
@@ -237,16 +246,19 @@ func loadLexicon(data []byte, name string) (*lexicon, error) {
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}
 	l := &lexicon{
-		entries:      map[string]class{},
-		canon:        map[string]string{},
-		emoji:        map[rune]bool{},
-		words:        map[int][]string{},
-		notTypos:     map[string]bool{},
-		openers:      map[string]bool{},
-		cues:         map[string]bool{},
-		intensifiers: map[string]bool{},
-		spellings:    map[string]string{},
-		phraseWords:  map[int][]string{},
+		entries:       map[string]class{},
+		canon:         map[string]string{},
+		emoji:         map[rune]bool{},
+		words:         map[int][]string{},
+		notTypos:      map[string]bool{},
+		openers:       map[string]bool{},
+		cues:          map[string]bool{},
+		intensifiers:  map[string]bool{},
+		scopes:        map[string]bool{},
+		remarkJoiners: map[string]bool{},
+		generated:     map[string]bool{},
+		spellings:     map[string]string{},
+		phraseWords:   map[int][]string{},
 	}
 	type origin struct {
 		text string
@@ -324,7 +336,7 @@ func loadLexicon(data []byte, name string) (*lexicon, error) {
 		list    string
 		entries []lexEntry
 		set     map[string]bool
-	}{{"not_typos", f.NotTypos, l.notTypos}, {"question_openers", f.Openers, l.openers}, {"content_cues", f.Cues, l.cues}, {"intensifiers", f.Intensify, l.intensifiers}} {
+	}{{"not_typos", f.NotTypos, l.notTypos}, {"question_openers", f.Openers, l.openers}, {"content_cues", f.Cues, l.cues}, {"intensifiers", f.Intensify, l.intensifiers}, {"scope_openers", f.Scopes, l.scopes}, {"remark_joiners", f.Reasons, l.remarkJoiners}} {
 		if len(wl.entries) == 0 {
 			errs = append(errs, fmt.Errorf("%s: list %q is missing or empty", name, wl.list))
 		}

@@ -30,6 +30,8 @@ type token struct {
 	// only when the clause cannot be covered otherwise.
 	alt   string
 	start int // byte offset in the input
+	// corrected is set when key is a typo correction of the word typed.
+	corrected bool
 }
 
 // Normalize returns reply as the classifier sees it: lower case, straight
@@ -85,7 +87,7 @@ func tokenize(s string, lx *lexicon) []token {
 					t.key = s
 				} else if _, known := lx.canon[t.key]; !known {
 					if c := lx.correct(t.key); c != "" {
-						t.key = c
+						t.key, t.corrected = c, true
 					} else {
 						t.alt = lx.correctPhrase(t.key)
 					}
@@ -116,6 +118,12 @@ func tokenize(s string, lx *lexicon) []token {
 			case isIgnorable(r):
 				// invisible joiners and emoji modifiers neither join nor split
 			case isWordRune(r):
+				han := unicode.Is(unicode.Han, r)
+				if han {
+					// Chinese and Japanese put no spaces between words: each
+					// Han character is read as a word ("是的" = "是 的").
+					flush()
+				}
 				if wordStart == -1 {
 					wordStart = i
 				}
@@ -126,6 +134,9 @@ func tokenize(s string, lx *lexicon) []token {
 						key.WriteRune(b)
 						last = b
 					}
+				}
+				if han {
+					flush()
 				}
 			case isApostrophe(r) && wordStart >= 0 && isWordRune(next):
 				text.WriteByte('\'')

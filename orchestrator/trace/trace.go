@@ -59,9 +59,12 @@ type Turn struct {
 	AwaitingConsent bool   `json:"awaiting_consent"`
 	Intent          string `json:"intent,omitempty"`      // YES, NO, SEARCH_NOW or NEW_QUERY when AwaitingConsent
 	IntentRule      string `json:"intent_rule,omitempty"` // the consent rule that decided Intent
-	Override        bool   `json:"override"`              // a leading or trailing '?' forced Phase 2
-	Phase           string `json:"phase"`
-	Query           string `json:"query"` // the question this turn answers (for YES, the earlier query)
+	// ConsentScope is the limit a scoped assent put on the search ("only
+	// official sources"), as typed.
+	ConsentScope string `json:"consent_scope,omitempty"`
+	Override     bool   `json:"override"` // a leading or trailing '?' forced Phase 2
+	Phase        string `json:"phase"`
+	Query        string `json:"query"` // the question this turn answers (for YES, the earlier query)
 
 	// Phase1Skipped is set on a Phase 2 turn that no Phase 1 answer preceded
 	// (an override or a system request), so the only right verification

@@ -224,6 +224,11 @@ func cldrLexicon(dir, dict string) ([]byte, error) {
 			}
 			for _, w := range alternatives(s) {
 				key := strings.ToLower(w)
+				if lang != "en" && englishStr[key] {
+					// A locale with no word of its own falls back on
+					// English's: that says nothing of the language.
+					continue
+				}
 				x := classes[class][key]
 				if x == nil {
 					x = &word{text: key, langs: map[string]bool{}}
@@ -298,10 +303,15 @@ func cldrLexicon(dir, dict string) ([]byte, error) {
 	return b.Bytes(), nil
 }
 
-// alternatives splits a yesstr or nostr value into its words.
+// englishStr holds the English yesstr and nostr alternatives.
+var englishStr = map[string]bool{"yes": true, "y": true, "no": true, "n": true}
+
+// alternatives splits a yesstr or nostr value into its words. Some locales
+// write the colon in their own script: Devanagari visarga "ः" (Marathi
+// "होयःहो"), Khmer "៖", Mongolian "᠄".
 func alternatives(s string) []string {
 	parts := strings.FieldsFunc(s, func(r rune) bool {
-		return r == ':' || r == '/' || r == '៖' || r == '᠄' || r == '.' || r == ';'
+		return r == ':' || r == '/' || r == '៖' || r == '᠄' || r == 'ः' || r == '.' || r == ';'
 	})
 	var out []string
 	for _, p := range parts {

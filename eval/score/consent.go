@@ -51,7 +51,12 @@ func (Consent) Score(in *Input) (Result, bool) {
 	got := orNone(t.Intent)
 	r := NewResult("consent", passFail("intent", MetricConsentAccuracy, got == label, label, got,
 		fmt.Sprintf("reply %q was classified %s by rule %q", t.Input, got, t.IntentRule)))
-	r.Attrs = map[string]string{"reply": t.Input, "rule": t.IntentRule, "by": orRule(t.IntentBy)}
+	r.Attrs = map[string]string{"reply": t.Input, "rule": t.IntentRule}
+	if t.IntentBy == "model" {
+		// Only the model's decisions are marked: a result without "by" is
+		// the rules', as every result was before the model fallback.
+		r.Attrs["by"] = "model"
+	}
 	return r, true
 }
 
@@ -77,7 +82,8 @@ func (a *consentAgg) Add(c CaseInfo, r Result) {
 		if ch.Name != "intent" {
 			continue
 		}
-		n, d, b := a.labels[ch.Expected], a.datasets[c.Dataset], a.by[r.Attrs["by"]]
+		by := orRule(r.Attrs["by"])
+		n, d, b := a.labels[ch.Expected], a.datasets[c.Dataset], a.by[by]
 		n[1]++
 		d[1]++
 		b[1]++
@@ -88,7 +94,7 @@ func (a *consentAgg) Add(c CaseInfo, r Result) {
 		} else {
 			a.wrong = append(a.wrong, []string{c.Key, r.Attrs["reply"], ch.Expected, ch.Got, r.Attrs["rule"]})
 		}
-		a.labels[ch.Expected], a.datasets[c.Dataset], a.by[r.Attrs["by"]] = n, d, b
+		a.labels[ch.Expected], a.datasets[c.Dataset], a.by[by] = n, d, b
 	}
 }
 
@@ -138,8 +144,7 @@ func (a *consentAgg) Summary() Summary {
 	return s
 }
 
-// orRule reads a trace without IntentBy (recorded before the model
-// fallback existed) as decided by the rules, the only path there was.
+// orRule reads a result without "by" as decided by the rules.
 func orRule(by string) string {
 	if by == "" {
 		return "rule"

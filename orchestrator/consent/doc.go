@@ -76,6 +76,15 @@
 //     last vote wins: people correct themselves forwards ("no, go ahead") and
 //     put the operative part after "but" ("yes but no sources").
 //
+// # When the rules cannot place a reply
+//
+// A reply whose rule is new.content and that nothing marks as a question
+// (no '?', question opener or content cue) is [Decision.Unplaced]: "Maleey",
+// "the 2019 one". The rules' reading stays a new query, as seed 000 says of
+// "something else"; a live session (orchestrator) asks the chat model with
+// [ModelPrompt] and the strict schema [ModelSchema] and routes by its
+// verdict, and the trace says which path decided.
+//
 // # Rules
 //
 // Every decision names one of these rules. The ids are stable.

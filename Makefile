@@ -6,7 +6,7 @@ VARIANTS := seed routing-examples
 MODES    := model structured
 LATEST   := reports/latest
 
-.PHONY: run test build install vet fmt-check unit gate baseline cassettes compare bench fuzz clean
+.PHONY: run test build install vet fmt-check unit gate baseline cassettes compare bench fuzz clean consent-tables
 
 # -buildvcs=auto: --version names the commit even where GOFLAGS turns
 # stamping off.
@@ -59,6 +59,19 @@ cassettes: build
 	  s=1; [ $$m = model ] && s=$(SAMPLES); \
 	  $(BIN) record --backend sim --variant $$v --mode $$m --filter dataset:flows --samples 1 || exit 1; \
 	  $(BIN) record --backend sim --variant $$v --mode $$m --filter dataset:routing --samples $$s || exit 1; done; done
+
+# consent-tables: regenerate the consent classifier's generated files
+# (orchestrator/consent/lexicon_cldr.yaml, lookalike_table.go) and the
+# multilingual held-out set (datasets/consent-multilingual.yaml) from their
+# sources: CLDR from the npm package cldr-misc-full (installed into a
+# temporary directory, never committed), English words and glibc's locales
+# from Debian (wamerican, locales).
+CLDR_VERSION ?= 48.2.0
+consent-tables:
+	@test -r /usr/share/dict/words || { echo "consent-tables: apt-get install wamerican"; exit 1; }
+	@tmp=$$(mktemp -d) && trap 'rm -rf $$tmp' EXIT && \
+	  (cd $$tmp && npm install --no-save --silent cldr-misc-full@$(CLDR_VERSION)) && \
+	  $(GO) run ./orchestrator/consent/gen -cldr $$tmp/node_modules/cldr-misc-full
 
 # compare: replay both shipped prompt variants (each run is stored under
 # reports/runs/<variant>/model/) and compare them case by case, by name.

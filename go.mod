@@ -11,6 +11,7 @@ require (
 	github.com/klauspost/compress v1.20.4
 	github.com/kljensen/snowball v0.10.0
 	github.com/mattn/go-runewidth v0.0.21
+	github.com/mtibben/confusables v0.0.0-20210201002637-9d1b0723b659
 	github.com/olekukonko/tablewriter v1.1.5
 	github.com/pmezard/go-difflib v1.0.0
 	github.com/rhysd/actionlint v1.7.7

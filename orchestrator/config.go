@@ -43,6 +43,11 @@ type Options struct {
 	// check the same messages again; the assistant never modifies a report.
 	CheckPhase2 func(msg string) answer.Phase2Report
 
+	// RulesOnlyConsent reads every consent reply with the rules alone: a
+	// reply they cannot place (consent.Decision.Unplaced) is not sent to the
+	// model as a classification request, and keeps the rules' reading.
+	RulesOnlyConsent bool
+
 	// Model request knobs; zero values are left out of the request.
 	Model               string // empty: the client's configured model
 	Temperature         *float64

@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/searchbench/searchbench/orchestrator/consent"
+	"github.com/searchbench/searchbench/orchestrator/llm"
 	"github.com/searchbench/searchbench/orchestrator/trace"
 )
 
@@ -43,8 +44,12 @@ func (s *Session) Turn(ctx context.Context, text string) (trace.Turn, error) {
 		AwaitingConsent: s.awaiting,
 		Intent:          string(d.Intent),
 		IntentRule:      d.Rule,
+		ConsentScope:    d.Scope,
 		Override:        d.Override,
 		Phase:           d.Phase,
+	}
+	if s.awaiting {
+		d = s.a.placeConsent(ctx, &t, d)
 	}
 	var err error
 	switch {
@@ -76,6 +81,37 @@ func (s *Session) Turn(ctx context.Context, text string) (trace.Turn, error) {
 	return t, err
 }
 
+// placeConsent asks the model about a consent reply the rules could not
+// place, unless the options say rules only, and routes the turn by its
+// verdict: YES searches, NO declines, NEW_QUERY keeps the rules' new query.
+// Without a usable verdict the rules' reading stands.
+func (a *Assistant) placeConsent(ctx context.Context, t *trace.Turn, d consent.Decision) consent.Decision {
+	t.IntentBy = "rule"
+	if !d.Unplaced || a.opts.RulesOnlyConsent {
+		return d
+	}
+	var ct trace.Turn
+	in, ok := a.askConsent(ctx, &ct, d.Input)
+	t.IntentReason = ct.IntentReason
+	if len(ct.ModelCalls) > 0 {
+		t.ConsentCall = &ct.ModelCalls[0]
+		t.Usage = t.Usage.Add(ct.Usage)
+		t.Latency.ModelMS += ct.Latency.ModelMS
+	}
+	if !ok {
+		return d
+	}
+	t.IntentBy, t.Intent = "model", string(in)
+	switch in {
+	case consent.Yes:
+		d.Intent, d.Phase, d.Query, d.Override = consent.Yes, trace.Phase2, "", false
+	case consent.No:
+		d.Intent, d.Phase, d.Query, d.Override = consent.No, trace.Decline, "", false
+	}
+	t.Phase, t.Override = d.Phase, d.Override
+	return d
+}
+
 // Search answers query with Phase 2 directly, as when the system (not the
 // user) asks for a search-backed answer. No Phase 1 answer precedes it, so
 // the right verification sentence is the "skipped" one.
@@ -97,14 +133,33 @@ func (s *Session) Search(ctx context.Context, query string) (trace.Turn, error) 
 }
 
 // Classify returns the turn a consent reply leads to without running it:
-// what the harness's consent dataset scores. It makes no request.
+// what the harness's consent dataset scores. It makes no request: the rules
+// alone decide, even a reply they cannot place.
 func Classify(reply string) trace.Turn {
+	return classifyTurn(consent.Decide(reply, true))
+}
+
+// ClassifyWithModel is Classify that, for a reply the rules cannot place,
+// asks the chat model behind c as a session would (IntentBy says which
+// decided). A model that gives no usable verdict leaves the rules' reading,
+// with IntentReason saying why.
+func ClassifyWithModel(ctx context.Context, c *llm.Client, reply string) trace.Turn {
 	d := consent.Decide(reply, true)
+	t := classifyTurn(d)
+	a := &Assistant{clients: Clients{LLM: c}}
+	d = a.placeConsent(ctx, &t, d)
+	t.Query = d.Query
+	return t
+}
+
+func classifyTurn(d consent.Decision) trace.Turn {
 	return trace.Turn{
-		Input:           reply,
+		Input:           d.Input,
 		AwaitingConsent: true,
 		Intent:          string(d.Intent),
 		IntentRule:      d.Rule,
+		IntentBy:        "rule",
+		ConsentScope:    d.Scope,
 		Override:        d.Override,
 		Phase:           d.Phase,
 		Query:           d.Query,

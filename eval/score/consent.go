@@ -52,6 +52,11 @@ func (Consent) Score(in *Input) (Result, bool) {
 	r := NewResult("consent", passFail("intent", MetricConsentAccuracy, got == label, label, got,
 		fmt.Sprintf("reply %q was classified %s by rule %q", t.Input, got, t.IntentRule)))
 	r.Attrs = map[string]string{"reply": t.Input, "rule": t.IntentRule}
+	if t.IntentBy == "model" {
+		// Only the model's decisions are marked: a result without "by" is
+		// the rules', as every result was before the model fallback.
+		r.Attrs["by"] = "model"
+	}
 	return r, true
 }
 
@@ -60,6 +65,7 @@ func (Consent) NewAggregator() Aggregator { return &consentAgg{} }
 
 type consentAgg struct {
 	Rates
+	by       map[string][2]int // deciding path (rule, model) → {correct, total}
 	labels   map[string][2]int // label → {correct, total}
 	datasets map[string][2]int // dataset → {correct, total}
 	wrong    [][]string
@@ -70,21 +76,25 @@ func (a *consentAgg) Add(c CaseInfo, r Result) {
 	if a.labels == nil {
 		a.labels = map[string][2]int{}
 		a.datasets = map[string][2]int{}
+		a.by = map[string][2]int{}
 	}
 	for _, ch := range r.Checks {
 		if ch.Name != "intent" {
 			continue
 		}
-		n, d := a.labels[ch.Expected], a.datasets[c.Dataset]
+		by := orRule(r.Attrs["by"])
+		n, d, b := a.labels[ch.Expected], a.datasets[c.Dataset], a.by[by]
 		n[1]++
 		d[1]++
+		b[1]++
 		if ch.Pass {
 			n[0]++
 			d[0]++
+			b[0]++
 		} else {
 			a.wrong = append(a.wrong, []string{c.Key, r.Attrs["reply"], ch.Expected, ch.Got, r.Attrs["rule"]})
 		}
-		a.labels[ch.Expected], a.datasets[c.Dataset] = n, d
+		a.labels[ch.Expected], a.datasets[c.Dataset], a.by[by] = n, d, b
 	}
 }
 
@@ -112,6 +122,18 @@ func (a *consentAgg) Summary() Summary {
 		m.Note = "accuracy on datasets/" + ds + ".yaml alone"
 		s.Metrics = append(s.Metrics, m)
 	}
+	if a.by["model"][1] > 0 {
+		// Which path decided: the rules, or the chat model asked about a
+		// reply the rules could not place (orchestrator/consent, Unplaced).
+		// Shown once the model decided any: until then every reply was the
+		// rules', and the table would say nothing.
+		t := Table{Title: "Consent replies by what decided them", Header: []string{"decided by", "replies", "right"}}
+		for _, path := range []string{"rule", "model"} {
+			n := a.by[path]
+			t.Rows = append(t.Rows, []string{path, fmt.Sprint(n[1]), fmt.Sprint(n[0])})
+		}
+		s.Tables = append(s.Tables, t)
+	}
 	if len(a.wrong) > 0 {
 		s.Tables = append(s.Tables, Table{
 			Title:  "Misclassified consent replies",
@@ -120,4 +142,12 @@ func (a *consentAgg) Summary() Summary {
 		})
 	}
 	return s
+}
+
+// orRule reads a result without "by" as decided by the rules.
+func orRule(by string) string {
+	if by == "" {
+		return "rule"
+	}
+	return by
 }

@@ -1,6 +1,7 @@
 package score
 
 import (
+	"fmt"
 	"testing"
 
 	"github.com/searchbench/searchbench/orchestrator/answer"
@@ -286,5 +287,31 @@ func TestAllNames(t *testing.T) {
 		if s.NewAggregator() == nil {
 			t.Errorf("%s: nil aggregator", s.Name())
 		}
+	}
+}
+
+// TestConsentDecidedBy: once the model decided a reply (a reply the rules
+// could not place), the summary counts the replies each path decided and
+// how many of them were right; a trace without IntentBy counts as the rules'.
+func TestConsentDecidedBy(t *testing.T) {
+	agg := Consent{}.NewAggregator()
+	for _, x := range []struct{ label, reply, got, by string }{
+		{"YES", "y", "YES", ""},
+		{"NO", "nope", "NO", "rule"},
+		{"NO", "Maleey", "NO", "model"},
+		{"NO", "mapp", "NEW_QUERY", "model"},
+	} {
+		tr := trace.Turn{Input: x.reply, AwaitingConsent: true, Intent: x.got, IntentRule: "r", IntentBy: x.by}
+		in := &Input{Case: consentCase(x.label, x.reply), Session: session(tr)}
+		r, _ := Consent{}.Score(in)
+		agg.Add(InfoOf(in.Case), r)
+	}
+	sum := agg.Summary()
+	if len(sum.Tables) == 0 || sum.Tables[0].Title != "Consent replies by what decided them" {
+		t.Fatalf("tables = %+v", sum.Tables)
+	}
+	want := [][]string{{"rule", "2", "2"}, {"model", "2", "1"}}
+	if got := sum.Tables[0].Rows; fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("rows = %v, want %v", got, want)
 	}
 }

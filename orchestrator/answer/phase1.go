@@ -19,8 +19,10 @@ const (
 )
 
 var (
-	listItem  = regexp.MustCompile(`^\s*(?:[-*+•]|\d+[.)])\s+`)
-	toolNames = regexp.MustCompile(`(?i)\b(?:tavily|exa)\b`)
+	listItem = regexp.MustCompile(`^\s*(?:[-*+•]|\d+[.)])\s+`)
+	// A tool is named by its brand or its function name: "exa_search" and
+	// "tavily_search" name it too, though \b sees no boundary before "_".
+	toolNames = regexp.MustCompile(`(?i)\b(?:tavily|exa)(?:_[a-z0-9_]*)?\b`)
 )
 
 // CheckPhase1 checks a Phase 1 message: the header line first, then 1–5

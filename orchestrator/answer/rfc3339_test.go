@@ -33,6 +33,11 @@ func TestValidRFC3339(t *testing.T) {
 		"":                                 false,
 		"2022-03-21":                       false,
 		"2022-03-21 10:12:00Z":             false,
+		// Round 3: ISO 8601's comma before fractional seconds is not RFC
+		// 3339's time-secfrac ("." 1*DIGIT, RFC 3339 §5.6).
+		"2020-12-08T11:23:45,250Z":      false,
+		"2020-12-08T11:23:45,250+01:00": false,
+		"2020-12-08T11:23:45.250Z":      true,
 	} {
 		if got := ValidRFC3339(s); got != want {
 			t.Errorf("ValidRFC3339(%q) = %v, want %v", s, got, want)

@@ -37,8 +37,13 @@ func IsTrackingParam(name string) bool {
 	return strings.HasPrefix(name, "utm_") || trackingParams[name]
 }
 
-// parseWebURL parses an absolute http or https URL with a host.
+// parseWebURL parses an absolute http or https URL with a host. Space and
+// control characters must be percent-encoded (RFC 3986 §2, WHATWG URL's
+// "valid URL string"); Go's url.Parse lets a raw space through in a path.
 func parseWebURL(rawURL string) (*url.URL, error) {
+	if i := strings.IndexFunc(rawURL, func(r rune) bool { return r <= ' ' || r == 0x7f }); i >= 0 {
+		return nil, fmt.Errorf("url %q: raw space or control character at byte %d", rawURL, i)
+	}
 	u, err := url.Parse(rawURL)
 	if err != nil {
 		return nil, err

@@ -23,6 +23,12 @@ func TestCanonicalURL(t *testing.T) {
 		{in: "ftp://example.org/a", err: true},
 		{in: "https:///path", err: true},
 		{in: "https://exa mple.org/", err: true},
+		// A raw space or control character must be percent-encoded (RFC
+		// 3986 §2; WHATWG URL: "valid URL string"); url.Parse lets these by.
+		{in: "https://go.dev/doc/devel release", err: true},
+		{in: "https://example.org/a?q=a b", err: true},
+		{in: "https://example.org/a\tb", err: true},
+		{in: " https://example.org/a", err: true},
 	}
 	for _, tt := range tests {
 		t.Run(tt.in, func(t *testing.T) {

@@ -27,6 +27,8 @@ const (
 	RuleSearchRequest    = "search.request"
 	RuleSearchRemark     = "search.remark"
 	RuleYesRemark        = "yes.remark"
+	RuleYesScoped        = "yes.scoped"
+	RuleSearchScoped     = "search.scoped"
 	RuleNoDecline        = "no.decline"
 	RuleNoWord           = "no.word"
 	RuleNoNegatedYes     = "no.negated-yes"
@@ -50,11 +52,13 @@ func Classify(reply string) (Intent, string) {
 	return v.intent, v.rule
 }
 
-// verdict is Classify's result plus, for NEW_QUERY, the question to carry.
+// verdict is Classify's result plus, for NEW_QUERY, the question to carry,
+// and for a scoped assent the limit the user put on the search.
 type verdict struct {
 	intent Intent
 	rule   string
 	query  string
+	scope  string
 }
 
 // segment is a run of clause words that is one lexicon entry.
@@ -80,6 +84,12 @@ func classify(reply string) verdict {
 type matcher struct {
 	lx      *lexicon
 	lookups int
+	// strict is set while a clause the entries cannot cover is read as a
+	// remark: there only hand-kept entries of two or more letters over words
+	// as typed vote, so that a generated word of another language ("tú",
+	// "hai"), a typo correction ("pasa" → "pass") or a lone "y" inside
+	// someone's sentence ("Y qué pasa…") decides nothing.
+	strict bool
 }
 
 // classifyCounting is classify that also reports how many lexicon lookups
@@ -114,7 +124,17 @@ func (m *matcher) classify(reply string) verdict {
 
 	var st state
 	for ci, c := range clauses {
-		segs, ok := m.cover(c)
+		var segs []segment
+		ok := false
+		if m.spanishQuestion(reply, toks, c) {
+			// "¿Y tú?": a question opened with '¿' is read strictly, so
+			// that its "y" or a word of another language decides nothing.
+			m.strict = true
+			segs, ok = m.segment(c)
+			m.strict = false
+		} else {
+			segs, ok = m.cover(c)
+		}
 		if ok {
 			st.tally(segs)
 			continue
@@ -123,6 +143,21 @@ func (m *matcher) classify(reply string) verdict {
 		// consent and joiners that introduce it — unless, with no joiner,
 		// it is a remark beside a consent (see loose).
 		strip := m.joinerPrefix(c)
+		if v, ok := m.scoped(reply, toks, c, strip, st); ok {
+			return v
+		}
+		if strip > 0 && m.lx.remarkJoiners[c[strip-1].key] {
+			// "look it up so I can quote it": what follows "so" or
+			// "because" is a reason, read as a remark beside the consent.
+			pre, _ := m.segment(c[:strip])
+			st2 := st
+			st2.votes = append([]vote(nil), st.votes...)
+			st2.tally(pre)
+			rest := append([][]token{c[strip:]}, clauses[ci+1:]...)
+			if v, ok := m.loose(toks, rest, st2); ok {
+				return v
+			}
+		}
 		if strip == 0 {
 			if v, ok := m.loose(toks, clauses[ci:], st); ok {
 				return v
@@ -217,6 +252,7 @@ const maxRemarkWords = 8
 // next positive entry), under its own rule: no.decline, yes.remark or
 // search.remark.
 func (m *matcher) loose(toks []token, rest [][]token, st state) (verdict, bool) {
+	defer func() { m.strict = false }()
 	question := false
 	for _, t := range toks {
 		if t.kind == tokSep && t.text == "?" && t.start >= rest[0][0].start {
@@ -224,8 +260,10 @@ func (m *matcher) loose(toks []token, rest [][]token, st state) (verdict, bool) 
 		}
 	}
 	uncovered, remarkVotes := 0, 0
-	for _, c := range rest {
-		if segs, ok := m.segment(c); ok {
+	for ri, c := range rest {
+		// rest[0] is the clause the entries did not cover (or covered only
+		// loosely, as a '¿' question): it is read word by word.
+		if segs, ok := m.segment(c); ok && ri > 0 {
 			n := len(st.votes)
 			st.tally(segs)
 			remarkVotes += len(st.votes) - n
@@ -236,6 +274,7 @@ func (m *matcher) loose(toks []token, rest [][]token, st state) (verdict, bool) 
 		}
 		var segs []segment
 		searched := false
+		m.strict = true
 		for i := 0; i < len(c); {
 			w := c[i]
 			if m.lx.cues[w.key] || strings.ContainsFunc(w.text, unicode.IsDigit) {
@@ -251,12 +290,15 @@ func (m *matcher) loose(toks []token, rest [][]token, st state) (verdict, bool) 
 				i++
 				continue
 			}
-			searched = searched || k == clSearch
+			// A connective ends the check's object: "look it up so I can
+			// quote it" names no object of its own.
+			searched = (searched || k == clSearch) && k != clConnective
 			if k != clRequest { // a request frames only a covered search_now entry
 				segs = append(segs, segment{class: k}) // tally reads the class alone
 			}
 			i += length
 		}
+		m.strict = false
 		n := len(st.votes)
 		st.tally(segs)
 		remarkVotes += len(st.votes) - n
@@ -273,6 +315,52 @@ func (m *matcher) loose(toks []token, rest [][]token, st state) (verdict, bool) 
 	case SearchNow:
 		v.rule = RuleSearchRemark
 	}
+	return v, true
+}
+
+// spanishQuestion reports whether clause c follows an inverted question
+// mark ("¿Y tú?").
+func (m *matcher) spanishQuestion(reply string, toks []token, c []token) bool {
+	for i := len(toks) - 1; i >= 0; i-- {
+		if toks[i].start >= c[0].start || toks[i].kind != tokSep {
+			continue
+		}
+		return strings.HasPrefix(reply[toks[i].start:], "¿")
+	}
+	return false
+}
+
+// scoped reads an uncovered clause that follows an assent and opens with a
+// scope word ("only", "just", "preferably"…, after any joiner) as a limit on
+// the search: "yes, but only official sources", "sure, just two or three
+// links is enough". The assent decides (rule yes.scoped or search.scoped);
+// the clause from the scope word on is kept as the scope, and words in it
+// ("enough", "no blogs") cast no vote. Not when a '?' or a content cue
+// follows: then it asks something new.
+func (m *matcher) scoped(reply string, toks []token, c []token, strip int, st state) (verdict, bool) {
+	if strip >= len(c) || !m.lx.scopes[c[strip].key] {
+		return verdict{}, false
+	}
+	from := c[strip].start
+	for _, t := range toks {
+		if t.start < from {
+			continue
+		}
+		if (t.kind == tokSep && t.text == "?") || (t.kind == tokWord && m.lx.cues[t.key]) {
+			return verdict{}, false
+		}
+	}
+	pre, _ := m.segment(c[:strip])
+	st.tally(pre)
+	if len(st.votes) == 0 || st.votes[len(st.votes)-1].no {
+		return verdict{}, false
+	}
+	v := st.decide()
+	v.rule = RuleYesScoped
+	if v.intent == SearchNow {
+		v.rule = RuleSearchScoped
+	}
+	v.scope = strings.TrimSpace(reply[from:])
 	return v, true
 }
 
@@ -449,7 +537,13 @@ func (m *matcher) eachEntry(c []token, i int, f func(length int, k class)) {
 			return
 		}
 		m.lookups++
-		if k, ok := m.lx.entries[string(key)]; ok {
+		if m.strict && c[i+length-1].corrected {
+			return
+		}
+		if k, ok := m.lx.entries[string(key)]; ok && k != clAmbiguous {
+			if m.strict && (len(key) == 1 || m.lx.generated[string(key)]) {
+				continue
+			}
 			f(length, k)
 		}
 	}
@@ -465,8 +559,8 @@ type Rule struct {
 // AllRules lists every rule id in the order of doc.go's table.
 func AllRules() []Rule {
 	return []Rule{
-		{RuleYesWord, Yes}, {RuleYesPlease, Yes}, {RuleYesAfterNo, Yes}, {RuleYesRemark, Yes},
-		{RuleSearchPhrase, SearchNow}, {RuleSearchRequest, SearchNow}, {RuleSearchAfterNo, SearchNow}, {RuleSearchRemark, SearchNow},
+		{RuleYesWord, Yes}, {RuleYesPlease, Yes}, {RuleYesAfterNo, Yes}, {RuleYesRemark, Yes}, {RuleYesScoped, Yes},
+		{RuleSearchPhrase, SearchNow}, {RuleSearchRequest, SearchNow}, {RuleSearchAfterNo, SearchNow}, {RuleSearchRemark, SearchNow}, {RuleSearchScoped, SearchNow},
 		{RuleNoWord, No}, {RuleNoNegatedYes, No}, {RuleNoAfterYes, No}, {RuleNoDecline, No}, {RuleNoFillerOnly, No}, {RuleNoEmpty, No},
 		{RuleNewContent, NewQuery}, {RuleNewAfterNo, NewQuery}, {RuleNewAfterYes, NewQuery},
 		{RuleOverrideLeading, ""}, {RuleOverrideTrailing, ""}, {RuleNewQuery, ""}, {RuleNewEmpty, ""},

@@ -39,6 +39,13 @@ var caseID = regexp.MustCompile(`^[a-z0-9][a-z0-9-]*$`)
 // loadCases reads a consent dataset strictly and checks its ids and labels.
 func loadCases(t *testing.T, path string, minCases int) []datasetCase {
 	t.Helper()
+	return loadCasesLabels(t, path, minCases, []Intent{Yes, No, SearchNow, NewQuery})
+}
+
+// loadCasesLabels is loadCases for a dataset that must hold at least five
+// cases of each of the given labels.
+func loadCasesLabels(t *testing.T, path string, minCases int, need []Intent) []datasetCase {
+	t.Helper()
 	data, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
@@ -72,7 +79,7 @@ func loadCases(t *testing.T, path string, minCases int) []datasetCase {
 			t.Errorf("%s: case %s: label %q is not YES, NO, SEARCH_NOW or NEW_QUERY", path, c.ID, c.Label)
 		}
 	}
-	for _, l := range []Intent{Yes, No, SearchNow, NewQuery} {
+	for _, l := range need {
 		if labels[l] < 5 {
 			t.Errorf("%s: only %d %s cases", path, labels[l], l)
 		}

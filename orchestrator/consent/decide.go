@@ -21,6 +21,15 @@ type Decision struct {
 	// Rule is the id of the rule that decided (doc.go lists them): the
 	// consent rule when awaiting consent, else the override or new-query rule.
 	Rule string
+	// Scope is the limit a scoped assent put on the search ("only official
+	// sources"), as typed; "" otherwise. Phase 2 may use it.
+	Scope string
+	// Unplaced is set on a consent reply the rules cannot place: no clause
+	// of it decides (no yes, no or search word), and nothing marks it as a
+	// question either (no '?', question word or content cue) — "Maleey",
+	// "the 2019 one". The rules read it as a new query, as seed 000 says
+	// of "something else"; in live use the session asks the chat model.
+	Unplaced bool
 }
 
 // Decide routes one turn. Not awaiting consent: an override goes to Phase 2,
@@ -35,7 +44,8 @@ func Decide(text string, awaitingConsent bool) Decision {
 		return routeNew(d, text, "")
 	}
 	v := classify(text)
-	d.Intent, d.Rule = v.intent, v.rule
+	d.Intent, d.Rule, d.Scope = v.intent, v.rule, v.scope
+	d.Unplaced = v.rule == RuleNewContent && !lex().questionShaped(text)
 	switch v.intent {
 	case Yes, SearchNow:
 		d.Phase = trace.Phase2
@@ -63,4 +73,18 @@ func routeNew(d Decision, query, rule string) Decision {
 		d.Rule = rule
 	}
 	return d
+}
+
+// questionShaped reports whether a reply reads as a question or request of
+// its own: a '?' or '¿', or a question opener or content cue among its words.
+func (l *lexicon) questionShaped(text string) bool {
+	for i, t := range tokenize(text, l) {
+		switch {
+		case t.kind == tokSep && t.text == "?":
+			return true
+		case t.kind == tokWord && (l.cues[t.key] || (i == 0 && l.openers[t.key])):
+			return true
+		}
+	}
+	return false
 }

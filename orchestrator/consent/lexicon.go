@@ -14,6 +14,12 @@ import (
 //go:embed lexicon.yaml
 var lexiconYAML []byte
 
+// lexiconCLDR is the generated yes/no words of every CLDR language
+// (gen/main.go writes it; lexicon.yaml's entries win over it).
+//
+//go:embed lexicon_cldr.yaml
+var lexiconCLDR []byte
+
 // class is what a lexicon entry does in a reply.
 type class uint8
 
@@ -27,6 +33,9 @@ const (
 	clConnective
 	clNewQuestion
 	clRequest // frames a request for evidence; covers a word only beside a search_now entry
+	// clAmbiguous marks a generated word that is yes in one language and
+	// no in another: it is known (no typo target) but covers nothing.
+	clAmbiguous
 )
 
 // maxEntryWords bounds phrase length, and with it the work per word.
@@ -54,12 +63,28 @@ type lexicon struct {
 	openers, cues map[string]bool
 	// intensifiers may stand inside a phrase ("is that actually true").
 	intensifiers map[string]bool
+	// scopes open a limit on the search after an assent ("only", "just").
+	scopes map[string]bool
+	// remarkJoiners introduce a reason, not a new question ("so", "because").
+	remarkJoiners map[string]bool
+	// generated holds the keys that only the generated file has.
+	generated map[string]bool
 	// spellings maps a texting spelling's key to the key it stands for.
 	spellings map[string]string
 	// phraseWords holds, by length, the words of the decisive phrases
 	// ("good" of "sounds good") that are no entry of their own: a typo is
 	// corrected to one only where the phrase then matches.
 	phraseWords map[int][]string
+	// langs maps the key of a generated word to the languages (CLDR codes)
+	// it is yes or no in; shadowed lists the generated words lexicon.yaml
+	// already has an entry for, which keep the hand-kept class.
+	langs    map[string][]string
+	shadowed []string
+	// ambiguous lists the generated words that read as a word of the
+	// other class: they are entries of no class (clAmbiguous).
+	ambiguous []string
+	// source names the generated file's source and version.
+	source string
 }
 
 // lexiconFile mirrors lexicon.yaml. Each list is one class.
@@ -77,6 +102,8 @@ type lexiconFile struct {
 	Openers     []lexEntry `yaml:"question_openers"`
 	Cues        []lexEntry `yaml:"content_cues"`
 	Intensify   []lexEntry `yaml:"intensifiers"`
+	Scopes      []lexEntry `yaml:"scope_openers"`
+	Reasons     []lexEntry `yaml:"remark_joiners"`
 	Spellings   yaml.Node  `yaml:"spellings"`
 }
 
@@ -100,11 +127,115 @@ func (e *lexEntry) UnmarshalYAML(n *yaml.Node) error {
 // programming error.
 var lex = sync.OnceValue(func() *lexicon {
 	l, err := loadLexicon(lexiconYAML, "lexicon.yaml")
+	if err == nil {
+		err = l.addGenerated(lexiconCLDR, "lexicon_cldr.yaml")
+	}
 	if err != nil {
 		panic(err)
 	}
 	return l
 })
+
+// generatedFile mirrors lexicon_cldr.yaml.
+type generatedFile struct {
+	Source  string    `yaml:"source"`
+	Yes     []genWord `yaml:"yes"`
+	No      []genWord `yaml:"no"`
+	Dropped []string  `yaml:"dropped"`
+	English []string  `yaml:"english"`
+}
+
+type genWord struct {
+	Word  string   `yaml:"word"`
+	Langs []string `yaml:"langs"`
+}
+
+// covered returns the languages the lexicon has a yes or no word of: those
+// of the generated words, and English (lexicon.yaml).
+func (l *lexicon) covered() map[string]bool {
+	c := map[string]bool{"en": true}
+	for _, ls := range l.langs {
+		for _, lang := range ls {
+			c[lang] = true
+		}
+	}
+	return c
+}
+
+// addGenerated adds the words of a generated yes/no file as yes and no
+// entries. A word whose key lexicon.yaml has already keeps the hand-kept
+// class (it is listed in shadowed). Generated words are no typo targets:
+// a slip is judged against the hand-kept words only, so that a short word
+// of one language does not swallow a word of another.
+func (l *lexicon) addGenerated(data []byte, name string) error {
+	var f generatedFile
+	dec := yaml.NewDecoder(strings.NewReader(string(data)))
+	dec.KnownFields(true)
+	if err := dec.Decode(&f); err != nil {
+		return fmt.Errorf("%s: %w", name, err)
+	}
+	if f.Source == "" || len(f.Yes) == 0 || len(f.No) == 0 {
+		return fmt.Errorf("%s: source, yes and no must all be present and non-empty", name)
+	}
+	l.source = f.Source
+	if l.langs == nil {
+		l.langs = map[string][]string{}
+	}
+	var errs []error
+	generated := map[string]bool{}
+	for _, li := range []struct {
+		c     class
+		words []genWord
+	}{{clYes, f.Yes}, {clNo, f.No}} {
+		for _, w := range li.words {
+			// Read as written: no typo correction towards hand-kept words
+			// ("ano" is Czech yes, not a slip for "nao").
+			toks := tokenize(w.Word, nil)
+			var keys []string
+			for _, t := range toks {
+				if t.kind != tokWord {
+					keys = nil
+					break
+				}
+				keys = append(keys, t.key)
+			}
+			if len(keys) == 0 || len(keys) > maxEntryWords || len(w.Langs) == 0 {
+				errs = append(errs, fmt.Errorf("%s: word %q is not 1 to %d words with languages", name, w.Word, maxEntryWords))
+				continue
+			}
+			key := strings.Join(keys, " ")
+			_, ok := l.entries[key]
+			if ok && !generated[key] {
+				l.shadowed = append(l.shadowed, w.Word)
+				l.langs[key] = append(l.langs[key], w.Langs...)
+				continue
+			}
+			generated[key] = true
+			l.generated[key] = true
+			if ok && l.entries[key] != li.c {
+				// Yes in one language and no in another once accents and
+				// look-alikes are read away ("ee", "eé"): neither.
+				l.ambiguous = append(l.ambiguous, w.Word)
+				l.entries[key] = clAmbiguous
+			} else if !ok {
+				l.entries[key] = li.c
+				l.maxKeyLen = max(l.maxKeyLen, len(key))
+				for i, t := range toks {
+					// A word is shown as its key when the key is ASCII, so
+					// that a look-alike letter of a generated word ("х")
+					// never spells an ASCII word ("x") in Normalize.
+					if _, ok := l.canon[keys[i]]; !ok && isASCII(keys[i]) {
+						l.canon[keys[i]] = keys[i]
+					} else if !ok {
+						l.canon[keys[i]] = t.text
+					}
+				}
+			}
+			l.langs[key] = append(l.langs[key], w.Langs...)
+		}
+	}
+	return errors.Join(errs...)
+}
 
 // loadLexicon parses and checks a lexicon, reporting every bad entry.
 func loadLexicon(data []byte, name string) (*lexicon, error) {
@@ -115,16 +246,19 @@ func loadLexicon(data []byte, name string) (*lexicon, error) {
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}
 	l := &lexicon{
-		entries:      map[string]class{},
-		canon:        map[string]string{},
-		emoji:        map[rune]bool{},
-		words:        map[int][]string{},
-		notTypos:     map[string]bool{},
-		openers:      map[string]bool{},
-		cues:         map[string]bool{},
-		intensifiers: map[string]bool{},
-		spellings:    map[string]string{},
-		phraseWords:  map[int][]string{},
+		entries:       map[string]class{},
+		canon:         map[string]string{},
+		emoji:         map[rune]bool{},
+		words:         map[int][]string{},
+		notTypos:      map[string]bool{},
+		openers:       map[string]bool{},
+		cues:          map[string]bool{},
+		intensifiers:  map[string]bool{},
+		scopes:        map[string]bool{},
+		remarkJoiners: map[string]bool{},
+		generated:     map[string]bool{},
+		spellings:     map[string]string{},
+		phraseWords:   map[int][]string{},
 	}
 	type origin struct {
 		text string
@@ -202,7 +336,7 @@ func loadLexicon(data []byte, name string) (*lexicon, error) {
 		list    string
 		entries []lexEntry
 		set     map[string]bool
-	}{{"not_typos", f.NotTypos, l.notTypos}, {"question_openers", f.Openers, l.openers}, {"content_cues", f.Cues, l.cues}, {"intensifiers", f.Intensify, l.intensifiers}} {
+	}{{"not_typos", f.NotTypos, l.notTypos}, {"question_openers", f.Openers, l.openers}, {"content_cues", f.Cues, l.cues}, {"intensifiers", f.Intensify, l.intensifiers}, {"scope_openers", f.Scopes, l.scopes}, {"remark_joiners", f.Reasons, l.remarkJoiners}} {
 		if len(wl.entries) == 0 {
 			errs = append(errs, fmt.Errorf("%s: list %q is missing or empty", name, wl.list))
 		}
@@ -259,4 +393,13 @@ func (l *lexicon) loadSpellings(n *yaml.Node, name string) []error {
 		l.spellings[from] = to
 	}
 	return errs
+}
+
+func isASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= 0x80 {
+			return false
+		}
+	}
+	return true
 }

@@ -30,6 +30,8 @@ type token struct {
 	// only when the clause cannot be covered otherwise.
 	alt   string
 	start int // byte offset in the input
+	// corrected is set when key is a typo correction of the word typed.
+	corrected bool
 }
 
 // Normalize returns reply as the classifier sees it: lower case, straight
@@ -85,7 +87,7 @@ func tokenize(s string, lx *lexicon) []token {
 					t.key = s
 				} else if _, known := lx.canon[t.key]; !known {
 					if c := lx.correct(t.key); c != "" {
-						t.key = c
+						t.key, t.corrected = c, true
 					} else {
 						t.alt = lx.correctPhrase(t.key)
 					}
@@ -101,41 +103,111 @@ func tokenize(s string, lx *lexicon) []token {
 	// one after it. Before the first and after the last there is
 	// utf8.RuneError, which is no word rune.
 	prev := utf8.RuneError
+	var buf, nbuf [4]rune
 	for i := 0; i < len(s); {
-		r, size := utf8.DecodeRuneInString(s[i:])
-		next, _ := utf8.DecodeRuneInString(s[i+size:])
-		switch {
-		case isIgnorable(r):
-			// invisible joiners and emoji modifiers neither join nor split
-		case isWordRune(r):
-			if wordStart == -1 {
-				wordStart = i
+		r0, size := utf8.DecodeRuneInString(s[i:])
+		n0, _ := utf8.DecodeRuneInString(s[i+size:])
+		as := readAs(r0, buf[:0])
+		nextAs := readAs(n0, nbuf[:0])
+		for j, r := range as {
+			next := nextAs[0]
+			if j+1 < len(as) {
+				next = as[j+1]
 			}
-			f := fold(r)
-			text.WriteRune(f)
-			if b, ok := unaccent(f); ok && b != last {
-				key.WriteRune(b)
-				last = b
+			switch {
+			case isIgnorable(r):
+				// invisible joiners and emoji modifiers neither join nor split
+			case isWordRune(r):
+				han := unicode.Is(unicode.Han, r)
+				if han {
+					// Chinese and Japanese put no spaces between words: each
+					// Han character is read as a word ("是的" = "是 的").
+					flush()
+				}
+				if wordStart == -1 {
+					wordStart = i
+				}
+				f := fold(r)
+				text.WriteRune(f)
+				if b, ok := unaccent(f); ok {
+					if b = lookalikeOf(foldKana(b)); b != last {
+						key.WriteRune(b)
+						last = b
+					}
+				}
+				if han {
+					flush()
+				}
+			case isApostrophe(r) && wordStart >= 0 && isWordRune(next):
+				text.WriteByte('\'')
+			case isHyphen(r) && isWordRune(prev) && isWordRune(next):
+				// "double-check" is two words, not two clauses
+				flush()
+			default:
+				flush()
+				if sep, ok := separator(r); ok {
+					toks = append(toks, token{kind: tokSep, text: sep, key: sep, start: i})
+				} else if isSymbol(r) && (lx == nil || lx.emoji[r]) {
+					e := string(r)
+					toks = append(toks, token{kind: tokEmoji, text: e, key: e, start: i})
+				}
 			}
-		case isApostrophe(r) && wordStart >= 0 && isWordRune(next):
-			text.WriteByte('\'')
-		case isHyphen(r) && isWordRune(prev) && isWordRune(next):
-			// "double-check" is two words, not two clauses
-			flush()
-		default:
-			flush()
-			if sep, ok := separator(r); ok {
-				toks = append(toks, token{kind: tokSep, text: sep, key: sep, start: i})
-			} else if isSymbol(r) && (lx == nil || lx.emoji[r]) {
-				e := s[i : i+size]
-				toks = append(toks, token{kind: tokEmoji, text: e, key: e, start: i})
-			}
+			prev = r
 		}
-		prev = r
 		i += size
 	}
 	flush()
 	return toks
+}
+
+// readAs appends to dst what r reads as: r itself when it is ASCII, an
+// apostrophe, a separator or an emoji modifier, and otherwise its NFKC
+// form, so that full-width ("ｙｅｓ"), mathematical ("𝐲𝐞𝐬"), circled and
+// superscript letters read as the letters they are drawn from. It appends
+// at least one rune.
+func readAs(r rune, dst []rune) []rune {
+	if r < utf8.RuneSelf || isApostrophe(r) || isIgnorable(r) || isHyphen(r) {
+		return append(dst, r)
+	}
+	if _, ok := separator(r); ok {
+		return append(dst, r)
+	}
+	var b [utf8.UTFMax]byte
+	n := utf8.EncodeRune(b[:], r)
+	if norm.NFKC.IsNormal(b[:n]) {
+		return append(dst, r)
+	}
+	for _, c := range norm.NFKC.String(string(r)) {
+		dst = append(dst, c)
+	}
+	if len(dst) == 0 {
+		dst = append(dst, r)
+	}
+	return dst
+}
+
+// lookalikeOf returns the ASCII letter a folded, unaccented letter imitates
+// by Unicode TS #39 (Cyrillic "е" in "yеs", Greek "ο", small capital "ᴇ"),
+// or r itself. Only lexicon keys see it: a word's text keeps its own
+// letters. The table is generated (lookalike_table.go).
+func lookalikeOf(r rune) rune {
+	if r < utf8.RuneSelf {
+		return r
+	}
+	if l, ok := lookalike[r]; ok {
+		return l
+	}
+	return r
+}
+
+// foldKana reads katakana as hiragana ("ハイ" = "はい"): Japanese writes one
+// word in either script, as Latin letters are written in either case.
+// Half-width katakana are full-width after readAs (NFKC).
+func foldKana(r rune) rune {
+	if r >= 0x30A1 && r <= 0x30F6 { // KATAKANA LETTER SMALL A … SMALL KE
+		return r - 0x60
+	}
+	return r
 }
 
 // fold maps r to a case-insensitive form that both strings.ToUpper and

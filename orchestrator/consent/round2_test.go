@@ -107,7 +107,7 @@ func TestIsASCIILetters(t *testing.T) {
 func smallLexicon(yes, no, filler string) string {
 	return "yes: " + yes + "\nno: " + no + "\npolite: [please]\nnegators: [not]\nsearch_now: [check]\n" +
 		"filler: " + filler + "\nconnectives: [but]\nnew_question: [btw]\nrequest: [got]\nnot_typos: [x]\nquestion_openers: [what]\n" +
-		"content_cues: [what]\nintensifiers: [really]\nspellings: {u: thanks}\n"
+		"content_cues: [what]\nintensifiers: [really]\nscope_openers: [only]\nremark_joiners: [but]\nspellings: {u: thanks}\n"
 }
 
 func mustLexicon(t *testing.T, yaml string) *lexicon {

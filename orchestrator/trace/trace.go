@@ -59,9 +59,22 @@ type Turn struct {
 	AwaitingConsent bool   `json:"awaiting_consent"`
 	Intent          string `json:"intent,omitempty"`      // YES, NO, SEARCH_NOW or NEW_QUERY when AwaitingConsent
 	IntentRule      string `json:"intent_rule,omitempty"` // the consent rule that decided Intent
-	Override        bool   `json:"override"`              // a leading or trailing '?' forced Phase 2
-	Phase           string `json:"phase"`
-	Query           string `json:"query"` // the question this turn answers (for YES, the earlier query)
+	// ConsentScope is the limit a scoped assent put on the search ("only
+	// official sources"), as typed.
+	ConsentScope string `json:"consent_scope,omitempty"`
+	// IntentBy says what decided Intent: "rule" (the consent rules) or
+	// "model" (the chat model, asked about a reply the rules could not
+	// place); "" when not awaiting consent. IntentReason is the model's
+	// short reason, or why its verdict could not be used.
+	IntentBy     string `json:"intent_by,omitempty"`
+	IntentReason string `json:"intent_reason,omitempty"`
+	// ConsentCall is the classification request sent to the model for a
+	// reply the rules could not place (IntentBy "model"), kept apart from
+	// ModelCalls, which hold the requests of the turn's phase.
+	ConsentCall *ModelCall `json:"consent_call,omitempty"`
+	Override    bool       `json:"override"` // a leading or trailing '?' forced Phase 2
+	Phase       string     `json:"phase"`
+	Query       string     `json:"query"` // the question this turn answers (for YES, the earlier query)
 
 	// Phase1Skipped is set on a Phase 2 turn that no Phase 1 answer preceded
 	// (an override or a system request), so the only right verification

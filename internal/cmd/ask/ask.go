@@ -35,6 +35,9 @@ type Options struct {
 	AlwaysOn  bool
 	MaxRounds int
 	Effort    string
+	// RulesOnlyConsent never asks the model about a consent reply the
+	// rules cannot place.
+	RulesOnlyConsent bool
 
 	// Transport replaces the HTTP transport in tests.
 	Transport http.RoundTripper
@@ -71,6 +74,7 @@ To try it without keys, start 'searchbench sim' and export what it prints.`,
 	f.BoolVar(&opts.Repair, "repair", false, "re-render the markdown of a valid envelope instead of failing")
 	f.BoolVar(&opts.AlwaysOn, "always-on", false, "search the question with Tavily before Phase 2 and inject the results")
 	f.IntVar(&opts.MaxRounds, "max-rounds", orchestrator.DefaultMaxRounds, "model requests in one Phase 2 tool loop")
+	f.BoolVar(&opts.RulesOnlyConsent, "rules-only-consent", false, "read consent replies with the rules alone: never ask the model about one they cannot place")
 	f.StringVar(&opts.Effort, "reasoning-effort", "", "GPT-OSS reasoning effort: low, medium or high (default: the server's)")
 	return cmd
 }
@@ -100,13 +104,14 @@ func askRun(ctx context.Context, opts *Options) (err error) {
 		return cmdutil.Usage(err)
 	}
 	a, err := orchestrator.New(clients, orchestrator.Options{
-		Prompts:         v,
-		Mode:            mode,
-		Repair:          opts.Repair,
-		AlwaysOn:        opts.AlwaysOn,
-		MaxRounds:       opts.MaxRounds,
-		MaxResults:      maxResults,
-		ReasoningEffort: opts.Effort,
+		Prompts:          v,
+		Mode:             mode,
+		Repair:           opts.Repair,
+		AlwaysOn:         opts.AlwaysOn,
+		MaxRounds:        opts.MaxRounds,
+		MaxResults:       maxResults,
+		ReasoningEffort:  opts.Effort,
+		RulesOnlyConsent: opts.RulesOnlyConsent,
 	})
 	if err != nil {
 		return cmdutil.Usage(err)

@@ -1,19 +1,25 @@
 // Package classify implements `searchbench classify`: it shows how the
 // assistant would route one user message — Phase 1, Phase 2 or a declined
 // search — and which documented rule of orchestrator/consent decided, so that
-// an engineer can check a phrasing without running the model.
+// an engineer can check a phrasing without running the assistant. Only a
+// consent reply the rules cannot place is sent to the chat model, when one
+// is configured, as a session would; --rules-only never sends it.
 package classify
 
 import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"net/http"
 	"strings"
 
 	"github.com/spf13/cobra"
 
 	"github.com/searchbench/searchbench/internal/cmdutil"
+	"github.com/searchbench/searchbench/orchestrator"
 	"github.com/searchbench/searchbench/orchestrator/consent"
+	"github.com/searchbench/searchbench/orchestrator/httpx"
+	"github.com/searchbench/searchbench/orchestrator/llm"
 )
 
 // PreviousPlaceholder stands for the earlier query when --previous is not
@@ -31,6 +37,12 @@ type Options struct {
 	AwaitingConsent bool
 	// Previous is the query a YES, SEARCH_NOW or NO reply is about.
 	Previous string
+	// RulesOnly shows the rules' verdict alone: a reply they cannot place
+	// is not sent to the chat model.
+	RulesOnly bool
+
+	// Transport replaces the HTTP transport in tests.
+	Transport http.RoundTripper
 }
 
 // Result is the JSON that classify prints.
@@ -45,6 +57,13 @@ type Result struct {
 	// marker stripped, or for YES, SEARCH_NOW and NO the previous query.
 	Query string `json:"query"`
 	Rule  string `json:"rule"`
+	// DecidedBy is "rule" or "model" for a consent reply; Unplaced says the
+	// rules could not place it; Reason is the model's reason, or why the
+	// rules' reading stands; Scope is a scoped assent's limit.
+	DecidedBy string `json:"decided_by,omitempty"`
+	Unplaced  bool   `json:"unplaced,omitempty"`
+	Reason    string `json:"reason,omitempty"`
+	Scope     string `json:"scope,omitempty"`
 }
 
 // NewCmdClassify returns the classify command. runF replaces classifyRun in
@@ -66,7 +85,14 @@ NEW_QUERY; only a new query is then checked for the override. YES and SEARCH_NOW
 search for the previous query (phase2), NO declines (decline).
 
 The arguments are joined by one space. The decision is printed as JSON with the
-id of the rule that decided; the rules are listed in orchestrator/consent/doc.go.`,
+id of the rule that decided; the rules are listed in orchestrator/consent/doc.go.
+
+A consent reply the rules cannot place (no yes, no or search word, and no sign
+of a question: "unplaced") is sent to the chat model as a small classification
+request, as in a live session, when a model is configured (CEREBRAS_API_KEY or
+OPENAI_API_KEY, SEARCHBENCH_LLM_BASE_URL; 'searchbench sim' answers it from its
+policy); "decided_by" says which decided. --rules-only shows the rules' verdict
+alone and never sends a request.`,
 		Example: `  searchbench classify "What are current EU AI regulations?"
   searchbench classify --awaiting-consent "no thanks, but what about Y?"
   searchbench classify --awaiting-consent --previous "who is the CEO of Microsoft" sure?`,
@@ -83,11 +109,12 @@ id of the rule that decided; the rules are listed in orchestrator/consent/doc.go
 		},
 	}
 	cmd.Flags().BoolVar(&opts.AwaitingConsent, "awaiting-consent", false, "the previous turn was a Phase 1 answer awaiting consent")
+	cmd.Flags().BoolVar(&opts.RulesOnly, "rules-only", false, "show the consent rules' verdict alone: never ask the chat model")
 	cmd.Flags().StringVar(&opts.Previous, "previous", "", "the previous query, shown as the query for YES, SEARCH_NOW and NO (default \""+PreviousPlaceholder+"\")")
 	return cmd
 }
 
-func classifyRun(_ context.Context, opts *Options) error {
+func classifyRun(ctx context.Context, opts *Options) error {
 	d := consent.Decide(opts.Text, opts.AwaitingConsent)
 	r := Result{
 		Input:           d.Input,
@@ -98,8 +125,18 @@ func classifyRun(_ context.Context, opts *Options) error {
 		Phase:           d.Phase,
 		Query:           d.Query,
 		Rule:            d.Rule,
+		Unplaced:        d.Unplaced,
+		Scope:           d.Scope,
 	}
-	if d.AwaitingConsent && d.Intent != consent.NewQuery {
+	if d.AwaitingConsent {
+		r.DecidedBy = "rule"
+	}
+	if d.Unplaced && !opts.RulesOnly {
+		if err := askModel(ctx, opts, &r); err != nil {
+			return err
+		}
+	}
+	if d.AwaitingConsent && consent.Intent(r.Intent) != consent.NewQuery {
 		r.Query = opts.Previous
 		if r.Query == "" {
 			r.Query = PreviousPlaceholder
@@ -111,5 +148,31 @@ func classifyRun(_ context.Context, opts *Options) error {
 	if err := enc.Encode(r); err != nil {
 		return cmdutil.Infra(fmt.Errorf("writing classify result: %w", err))
 	}
+	return nil
+}
+
+// askModel asks the configured chat model about a reply the rules could not
+// place and writes its verdict into r. With no model configured the rules'
+// reading stands and r.Reason says so.
+func askModel(ctx context.Context, opts *Options, r *Result) error {
+	cfg, err := llm.ConfigFromEnv(opts.IO.Getenv)
+	if err != nil {
+		r.Reason = "the rules cannot place this reply and no chat model is configured (" + err.Error() + "): the rules' reading stands"
+		return nil
+	}
+	policy, err := httpx.PolicyFromEnv(opts.IO.Getenv, httpx.DefaultPolicy())
+	if err != nil {
+		return cmdutil.Usage(err)
+	}
+	cfg.Transport, cfg.Retry = opts.Transport, policy
+	if cfg.Transport == nil {
+		cfg.Transport = http.DefaultTransport
+	}
+	c, err := llm.New(cfg)
+	if err != nil {
+		return cmdutil.Usage(err)
+	}
+	t := orchestrator.ClassifyWithModel(ctx, c, r.Input)
+	r.Intent, r.Phase, r.Query, r.DecidedBy, r.Reason = t.Intent, t.Phase, t.Query, t.IntentBy, t.IntentReason
 	return nil
 }

@@ -160,10 +160,14 @@ func (p *Parser) ParseText(strategy, text string) (Result, error) {
 }
 
 // run runs one strategy. Calls in GPT-OSS's raw harmony format are
-// recognised first, whatever the strategy: it is the model's own format.
+// recognised first, whatever the strategy: it is the model's own format;
+// then the other open models' formats (parseNative).
 func (p *Parser) run(strategy, text string) parsed {
 	if h := parseHarmony(text, strategy); h.matched {
 		return h
+	}
+	if n := parseNative(text, strategy); n.matched {
+		return n
 	}
 	switch strategy {
 	case GuidedJSON:

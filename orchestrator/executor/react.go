@@ -25,7 +25,7 @@ var (
 	// reactBracketRe is the ReAct paper's form, which LangChain's
 	// ReActDocstore agent reads: "Action 1: Search[Apple Remote]".
 	reactBracketRe = regexp.MustCompile(`(?i)^[ \t]*(?:[-*>][ \t]+)?(?:\*\*|__)?Action(?:[ \t]*\d+)?(?:\*\*|__)?[ \t]*:(?:\*\*|__)?[ \t]*(\w+)\[(.*)\][ \t]*$`)
-	reactFinalRe       = regexp.MustCompile(`(?i)^[ \t]*(?:[-*>][ \t]+)?(?:\*\*|__)?Final[ _]Answer(?:\*\*|__)?[ \t]*:`)
+	reactFinalRe   = regexp.MustCompile(`(?i)^[ \t]*(?:[-*>][ \t]+)?(?:\*\*|__)?Final[ _]Answer(?:\*\*|__)?[ \t]*:`)
 	// reactLabelRe ends an Action Input: its JSON may span lines up to the
 	// next labelled line.
 	reactLabelRe = regexp.MustCompile(`(?i)^[ \t]*(?:[-*>][ \t]+)?(?:\*\*|__)?(?:Thought|Action|Action[ _]Input|Observation|Final[ _]Answer)(?:\*\*|__)?[ \t]*:`)

@@ -25,7 +25,8 @@ import (
 // canonical URL, title, date and snippet the model was shown):
 //
 //   - sources_retrieved: every source URL was returned by a search call of
-//     the same turn (after the contract's URL canonicalisation);
+//     the same turn (compared after RFC 3986 normalisation, without
+//     fragments and tracking parameters: sameSourceKey);
 //   - titles: each retrieved source's title is the retrieved title
 //     (normalised; a shortened title such as one without the site suffix
 //     passes, another result's title or an unrelated one fails);
@@ -151,7 +152,7 @@ func recordsRetrieval(t *trace.Turn) bool {
 type grounded struct {
 	env       *answer.Envelope
 	retrieved []trace.Retrieved            // every result of the turn's successful calls, in order
-	byURL     map[string][]trace.Retrieved // by canonical URL
+	byURL     map[string][]trace.Retrieved // by sameSourceKey
 	sources   map[string]answer.Source     // by id
 	// missing are the sources whose URL no search of the turn returned.
 	missing []answer.Source
@@ -187,7 +188,8 @@ func groundTurn(t *trace.Turn, env *answer.Envelope) *grounded {
 		}
 		for _, r := range c.Retrieved {
 			g.retrieved = append(g.retrieved, r)
-			g.byURL[r.URL] = append(g.byURL[r.URL], r)
+			k := sameSourceKey(r.URL)
+			g.byURL[k] = append(g.byURL[k], r)
 		}
 	}
 	for _, s := range env.Data.Sources {
@@ -202,12 +204,11 @@ func groundTurn(t *trace.Turn, env *answer.Envelope) *grounded {
 	return g
 }
 
-// lookup returns the results of the turn whose canonical URL is u's.
+// lookup returns the results of the turn whose URL is u's, compared as
+// sameSourceKey says (RFC 3986 normalisation, no fragment, no tracking
+// parameters).
 func (g *grounded) lookup(u string) []trace.Retrieved {
-	if canon, err := answer.CanonicalURL(u); err == nil {
-		u = canon
-	}
-	return g.byURL[u]
+	return g.byURL[sameSourceKey(u)]
 }
 
 func (g *grounded) sourcesCheck(name string) Check {

@@ -905,9 +905,9 @@ func (g *grounded) checkValues(text string, cited []trace.Retrieved) ([]string, 
 		var near []string
 		for _, r := range cited {
 			for _, rd := range fullDates(resultText(r)) {
-				if rd.Y == d.Y && rd.M == d.M && rd.D == d.D {
+				if d.sameDay(rd) {
 					found = true
-				} else if rd.Y == d.Y {
+				} else if rd.Y == d.Y || d.Y == 0 && rd.M == d.M {
 					near = append(near, fmt.Sprintf("%s says %q", r.URL, rd.Text))
 				}
 			}

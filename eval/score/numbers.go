@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode"
@@ -120,7 +121,18 @@ type calDate struct {
 	start, end int
 }
 
-func (d calDate) String() string { return fmt.Sprintf("%04d-%02d-%02d", d.Y, d.M, d.D) }
+func (d calDate) String() string {
+	if d.Y == 0 {
+		return fmt.Sprintf("--%02d-%02d", d.M, d.D) // ISO 8601's day and month without a year
+	}
+	return fmt.Sprintf("%04d-%02d-%02d", d.Y, d.M, d.D)
+}
+
+// sameDay reports whether a claim's date d is the source's date s: the
+// same day and month, and the same year unless the claim gives none.
+func (d calDate) sameDay(s calDate) bool {
+	return d.M == s.M && d.D == s.D && (d.Y == 0 || d.Y == s.Y)
+}
 
 // monthNames maps month names and their common abbreviations, in English,
 // French, German, Spanish, Italian, Portuguese and Dutch (folded to lower
@@ -157,10 +169,14 @@ var (
 	dmyRe = regexp.MustCompile(`(?i)\b(\d{1,2})(?:st|nd|rd|th|er|\.|º)?\s+(?:de\s+)?` + monthWord + `\s+(?:de\s+)?(\d{4})\b`)
 	mdyRe = regexp.MustCompile(`(?i)\b` + monthWord + `\s+(\d{1,2})(?:st|nd|rd|th)?,?\s+(\d{4})\b`)
 	isoRe = regexp.MustCompile(`\b(\d{4})-(\d{2})-(\d{2})\b`)
+	// A day and month without a year: "on 25 December", "December 25".
+	dmRe = regexp.MustCompile(`(?i)\b(\d{1,2})(?:st|nd|rd|th|er|\.|º)?\s+(?:de\s+)?` + monthWord)
+	mdRe = regexp.MustCompile(`(?i)\b` + monthWord + `\s+(\d{1,2})(?:st|nd|rd|th)?\b`)
 )
 
-// fullDates returns the full dates of text (day, month and year), in order
-// of position. A month word that is no month name is no date.
+// fullDates returns the dates of text, in order of position: full dates
+// (day, month and year), and a day and month without a year (Y is 0). A
+// month word that is no month name is no date.
 func fullDates(text string) []calDate {
 	var out []calDate
 	add := func(m []int, y, mo, d int) {
@@ -185,6 +201,14 @@ func fullDates(text string) []calDate {
 	for _, m := range mdyRe.FindAllStringSubmatchIndex(text, -1) {
 		add(m, atoi(text[m[6]:m[7]]), month(text[m[2]:m[3]]), atoi(text[m[4]:m[5]]))
 	}
+	// Day and month alone (Y 0), once the full dates have their spans.
+	for _, m := range dmRe.FindAllStringSubmatchIndex(text, -1) {
+		add(m, 0, month(text[m[4]:m[5]]), atoi(text[m[2]:m[3]]))
+	}
+	for _, m := range mdRe.FindAllStringSubmatchIndex(text, -1) {
+		add(m, 0, month(text[m[2]:m[3]]), atoi(text[m[4]:m[5]]))
+	}
+	slices.SortFunc(out, func(a, b calDate) int { return a.start - b.start })
 	return out
 }
 

@@ -61,6 +61,11 @@ func TestFullDates(t *testing.T) {
 			t.Errorf("%q: %v, want %s", text, ds, want)
 		}
 	}
+	for text, want := range map[string]string{"on 25 December": "--12-25", "December 25 at noon": "--12-25"} {
+		if ds := fullDates(text); len(ds) != 1 || ds[0].String() != want {
+			t.Errorf("%q: %v, want %s", text, ds, want)
+		}
+	}
 	for _, text := range []string{"in August 2024", "Kubernetes 1, 2015", "on 32 May 2024"} {
 		if ds := fullDates(text); len(ds) != 0 {
 			t.Errorf("%q: dates %v", text, ds)

@@ -72,3 +72,26 @@ func TestFullDates(t *testing.T) {
 		}
 	}
 }
+
+// FuzzValues: reading numbers and dates never panics, spans stay inside
+// the text, and the URL key is idempotent.
+func FuzzValues(f *testing.F) {
+	f.Add("GPT-3 has 175B parameters, 1,200,000 documents and 20 percent on 2 August 2024.")
+	f.Add("HTTP://EUR-Lex.europa.eu:443/a/./b/../c%7e?utm_source=x#f")
+	f.Fuzz(func(t *testing.T, s string) {
+		ds := fullDates(s)
+		for _, d := range ds {
+			if d.start < 0 || d.end > len(s) || s[d.start:d.end] != d.Text || d.M < 1 || d.M > 12 {
+				t.Fatalf("date %+v of %q", d, s)
+			}
+		}
+		for _, q := range quantities(s, dateSpans(ds)) {
+			if s[q.start:q.end] != q.Text || q.Tol <= 0 {
+				t.Fatalf("quantity %+v of %q", q, s)
+			}
+		}
+		if k := sameSourceKey(s); sameSourceKey(k) != k {
+			t.Fatalf("sameSourceKey not idempotent on %q: %q then %q", s, k, sameSourceKey(k))
+		}
+	})
+}

@@ -25,10 +25,15 @@ import (
 // for sources as retrieved. A URL that is not absolute http(s) is compared
 // as written.
 func sameSourceKey(raw string) string {
-	s := raw
-	if c, err := answer.CanonicalURL(raw); err == nil {
+	s := rfcNormal(raw)
+	if c, err := answer.CanonicalURL(s); err == nil {
 		s = c
 	}
+	return s
+}
+
+// rfcNormal is RFC 3986's normalisation of raw, without its fragment.
+func rfcNormal(s string) string {
 	s, _, _ = strings.Cut(s, "#")
 	scheme, rest, ok := strings.Cut(s, "://")
 	if !ok {
@@ -59,8 +64,8 @@ func sameSourceKey(raw string) string {
 		path = "/"
 	}
 	out := scheme + "://" + userinfo + host + port + path
-	if hasQuery {
-		out += "?" + normPercent(query)
+	if hasQuery && query != "" {
+		out += "?" + normPercent(query) // an empty query is dropped, as answer.CanonicalURL does
 	}
 	return out
 }

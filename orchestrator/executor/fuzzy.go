@@ -43,7 +43,7 @@ func parseFuzzy(text string) parsed {
 	var hits []hit
 	for _, m := range callShapeRe.FindAllStringSubmatchIndex(text, -1) {
 		p := pyParser{s: text, i: m[2]}
-		if c, err := p.call(); err == nil && len(c.Arguments) > 0 {
+		if c, err := p.call(); err == nil && len(c.Arguments) > 0 && literalStrings(text, c.Arguments) {
 			hits = append(hits, hit{m[2], -1, c})
 		}
 	}
@@ -82,6 +82,19 @@ func parseFuzzy(text string) parsed {
 	out.matched = len(out.calls) > 0
 	out.form = FormFuzzy
 	return out
+}
+
+// literalStrings reports whether every argument is a non-empty string
+// written as it is in text (no escapes, no numbers): the call-shaped span
+// stands for the seed's one-string arguments, nothing more.
+func literalStrings(text string, args map[string]any) bool {
+	for _, v := range args {
+		s, ok := v.(string)
+		if !ok || s == "" || !strings.Contains(text, s) {
+			return false
+		}
+	}
+	return true
 }
 
 // callShapeRe finds a canonical tool written as a call: web_search(…).

@@ -105,7 +105,7 @@ func callObject(v any) (c Call, problem string, ok bool) {
 		return Call{}, "", false
 	}
 	name, hasName := obj["name"].(string)
-	if !hasName {
+	if !hasName || strings.TrimSpace(name) == "" {
 		return Call{}, "", false
 	}
 	for k := range obj {
@@ -330,7 +330,7 @@ func readDeepSeek(text string) (bool, []Call, []string) {
 		s := stripFence(strings.TrimSpace(body))
 		v, _, err := decodeValue(s)
 		args, isObj := v.(map[string]any)
-		if err != nil || !isObj || name == "" {
+		if err != nil || !isObj || strings.TrimSpace(name) == "" {
 			problems = append(problems, fmt.Sprintf("%s: the arguments are not a JSON object", name))
 			continue
 		}

@@ -17,7 +17,8 @@ import (
 //
 //	hermes       <tool_call>{"name": …, "arguments": {…}}</tool_call>   (Hermes, Qwen2.5, Granite 4)
 //	qwen3_xml    <tool_call><function=NAME><parameter=K>V</parameter></function></tool_call>
-//	mistral      [TOOL_CALLS][{"name": …, "arguments": {…}}]  or  [TOOL_CALLS]NAME{…}
+//	mistral      [TOOL_CALLS][{"name": …, "arguments": {…}}], [TOOL_CALLS]NAME{…},
+//	             [TOOL_CALLS]NAME[ARGS]{…} or [TOOL_CALLS]NAME[CALL_ID]id[ARGS]{…}
 //	llama3_json  {"name": …, "parameters": {…}} (or "arguments"), after <|python_tag|> or alone; several joined by ;
 //	pythonic     [NAME(k='v', n=1), …]  (Llama 3.2/4; <|python_start|>…<|python_end|> allowed)
 //	granite      <|tool_call|>[{…}] (Granite 3.0) or <tool_call>[{…}] (3.1)
@@ -46,7 +47,7 @@ var (
 	toolCallOpenRe = regexp.MustCompile(`<tool_call>|<\|tool_call\|>`)
 	qwenFunctionRe = regexp.MustCompile(`(?s)<function=([^>\s]+)>(.*?)(?:</function>|$)`)
 	qwenParamRe    = regexp.MustCompile(`(?s)<parameter=([^>\s]+)>(.*?)(?:</parameter>|$)`)
-	mistralNameRe  = regexp.MustCompile(`^\s*([A-Za-z_][\w.\-]*)\s*(?:\[ARGS\])?\s*\{`)
+	mistralNameRe  = regexp.MustCompile(`^\s*([A-Za-z_][\w.\-]*)\s*(?:\[CALL_ID\][^\[{]*)?(?:\[ARGS\])?\s*\{`)
 	dsCallRe       = regexp.MustCompile("(?s)<｜tool▁call▁begin｜>(.*?)<｜tool▁sep｜>(.*?)(?:<｜tool▁call▁end｜>|<｜tool▁calls▁end｜>|$)")
 	pyIdentRe      = regexp.MustCompile(`^[A-Za-z_][\w.]*`)
 )
@@ -241,7 +242,8 @@ func readGranite(text string) (bool, []Call, []string) {
 }
 
 // readMistral reads [TOOL_CALLS] followed by a JSON list, or (tokenizer
-// v11) by NAME{args} or NAME[ARGS]{args}, once or several times.
+// v11 and later) by NAME{args}, NAME[ARGS]{args} or
+// NAME[CALL_ID]id[ARGS]{args}, once or several times.
 func readMistral(text string) (bool, []Call, []string) {
 	if !strings.Contains(text, "[TOOL_CALLS]") {
 		return false, nil, nil

@@ -30,7 +30,8 @@ const (
 // (datasets/parser.yaml's header), in the order the forms table shows them.
 // A "form:" tag not listed here is an error (see Measure), never a form the
 // table silently leaves out.
-var FormTags = []string{"form:harmony", "form:react-json", "form:action-next-line", "form:python-dict", "form:final-answer-first", "form:llamaindex"}
+var FormTags = []string{"form:harmony", "form:react-json", "form:action-next-line", "form:python-dict", "form:final-answer-first", "form:llamaindex",
+	"form:loose-react", "form:hermes", "form:qwen3-xml", "form:mistral", "form:llama3-json", "form:pythonic", "form:granite", "form:internlm", "form:deepseek-v3", "form:final-answer"}
 
 // Proportion is K out of N with its Wilson score 95% interval, rounded to
 // four decimals. Rate, Low and High are 0 when N is 0.

@@ -4,6 +4,7 @@ import (
 	"github.com/searchbench/searchbench/eval/dataset"
 
 	"fmt"
+	"math"
 	"slices"
 	"strconv"
 	"strings"
@@ -25,7 +26,8 @@ import (
 // canonical URL, title, date and snippet the model was shown):
 //
 //   - sources_retrieved: every source URL was returned by a search call of
-//     the same turn (after the contract's URL canonicalisation);
+//     the same turn (compared after RFC 3986 normalisation, without
+//     fragments and tracking parameters: sameSourceKey);
 //   - titles: each retrieved source's title is the retrieved title
 //     (normalised; a shortened title such as one without the site suffix
 //     passes, another result's title or an unrelated one fails);
@@ -151,7 +153,7 @@ func recordsRetrieval(t *trace.Turn) bool {
 type grounded struct {
 	env       *answer.Envelope
 	retrieved []trace.Retrieved            // every result of the turn's successful calls, in order
-	byURL     map[string][]trace.Retrieved // by canonical URL
+	byURL     map[string][]trace.Retrieved // by sameSourceKey
 	sources   map[string]answer.Source     // by id
 	// missing are the sources whose URL no search of the turn returned.
 	missing []answer.Source
@@ -187,7 +189,8 @@ func groundTurn(t *trace.Turn, env *answer.Envelope) *grounded {
 		}
 		for _, r := range c.Retrieved {
 			g.retrieved = append(g.retrieved, r)
-			g.byURL[r.URL] = append(g.byURL[r.URL], r)
+			k := sameSourceKey(r.URL)
+			g.byURL[k] = append(g.byURL[k], r)
 		}
 	}
 	for _, s := range env.Data.Sources {
@@ -202,12 +205,11 @@ func groundTurn(t *trace.Turn, env *answer.Envelope) *grounded {
 	return g
 }
 
-// lookup returns the results of the turn whose canonical URL is u's.
+// lookup returns the results of the turn whose URL is u's, compared as
+// sameSourceKey says (RFC 3986 normalisation, no fragment, no tracking
+// parameters).
 func (g *grounded) lookup(u string) []trace.Retrieved {
-	if canon, err := answer.CanonicalURL(u); err == nil {
-		u = canon
-	}
-	return g.byURL[u]
+	return g.byURL[sameSourceKey(u)]
 }
 
 func (g *grounded) sourcesCheck(name string) Check {
@@ -275,7 +277,7 @@ func (g *grounded) compareTitles() {
 		ok := false
 		for _, r := range rs {
 			nr := normTitle(r.Title)
-			if ns == nr || (ns != "" && strings.Contains(nr, ns) && utf8.RuneCountInString(ns)*2 >= utf8.RuneCountInString(nr)) || (nr != "" && strings.Contains(ns, nr)) {
+			if ns == nr || (ns != "" && strings.Contains(nr, ns) && utf8.RuneCountInString(ns)*2 >= utf8.RuneCountInString(nr)) || (nr != "" && strings.Contains(ns, nr)) || sameBareTitle(s.Title, r.Title) {
 				ok = true
 				break
 			}
@@ -297,6 +299,118 @@ func (g *grounded) compareTitles() {
 		}
 		g.titleDiffs = append(g.titleDiffs, strings.TrimRight(d, "\n"))
 	}
+}
+
+// acronymSupported reports whether a name holding an acronym is supported
+// by text: every word is in text, an acronym also counting when text spells
+// it out: "EU AI Act" is supported by "European Union … (AI Act)". Only a word of two to six capitals is an
+// acronym; its expansion is consecutive capitalised words whose initials
+// spell it, with "of", "and", "for", "the" allowed between them.
+func acronymSupported(name, text string) bool {
+	hay := normText(text)
+	var words []string
+	for _, w := range strings.FieldsFunc(text, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsNumber(r) }) {
+		words = append(words, w)
+	}
+	acronyms := 0
+	for _, w := range strings.Fields(name) {
+		acr := isAcronym(w)
+		if acr {
+			acronyms++
+		}
+		if hasWord(hay, normText(w)) || acr && spelledOut(w, words) {
+			continue
+		}
+		return false
+	}
+	// Without an acronym the name is compared whole (containsResult):
+	// words found apart do not make "Rob Pike" out of "Rob" and "Pike".
+	return acronyms > 0
+}
+
+// hasWord reports whether w occurs in hay as a whole word.
+func hasWord(hay, w string) bool {
+	for i := 0; ; {
+		j := strings.Index(hay[i:], w)
+		if j < 0 {
+			return false
+		}
+		j += i
+		before, _ := utf8.DecodeLastRuneInString(hay[:j])
+		after, _ := utf8.DecodeRuneInString(hay[j+len(w):])
+		if (j == 0 || !unicode.IsLetter(before) && !unicode.IsNumber(before)) && (j+len(w) == len(hay) || !unicode.IsLetter(after) && !unicode.IsNumber(after)) {
+			return true
+		}
+		i = j + 1
+	}
+}
+
+func isAcronym(w string) bool {
+	n := utf8.RuneCountInString(w)
+	if n < 2 || n > 6 {
+		return false
+	}
+	for _, r := range w {
+		if !unicode.IsUpper(r) {
+			return false
+		}
+	}
+	return true
+}
+
+// acronymJoiners may stand between the words of an expansion.
+var acronymJoiners = map[string]bool{"of": true, "and": true, "for": true, "the": true, "on": true, "de": true}
+
+// spelledOut reports whether words hold acr's expansion.
+func spelledOut(acr string, words []string) bool {
+	letters := []rune(acr)
+	for start := range words {
+		j, k := 0, start
+		for k < len(words) && j < len(letters) {
+			r, _ := utf8.DecodeRuneInString(words[k])
+			switch {
+			case unicode.IsUpper(r) && r == letters[j]:
+				j++
+			case j > 0 && acronymJoiners[words[k]]:
+			default:
+				k = len(words) // no match from start
+				continue
+			}
+			k++
+		}
+		if j == len(letters) {
+			return true
+		}
+	}
+	return false
+}
+
+// siteSeparators are the separators before a site name in a page title:
+// "Title | Site", "Title - Site", "Title — Site", "Title :: Site".
+var siteSeparators = []string{" | ", " - ", " — ", " – ", " :: "}
+
+// bareTitle is title without its site suffix: the text before the last
+// separator, when there is one and text on both sides of it.
+func bareTitle(title string) string {
+	t := strings.TrimSpace(title)
+	cut := -1
+	for _, sep := range siteSeparators {
+		if k := strings.LastIndex(t, sep); k > 0 && k+len(sep) < len(t) && k > cut {
+			cut = k
+		}
+	}
+	if cut < 0 {
+		return t
+	}
+	return strings.TrimSpace(t[:cut])
+}
+
+// sameBareTitle reports whether two titles are the same once either or
+// both lose their site suffix, whatever the separator.
+func sameBareTitle(a, b string) bool {
+	na, nb := normTitle(a), normTitle(b)
+	ba, bb := normTitle(bareTitle(a)), normTitle(bareTitle(b))
+	return ba != "" && (ba == nb || na == bb || ba == bb)
 }
 
 func (g *grounded) titlesCheck(name string) Check {
@@ -709,10 +823,11 @@ func (g *grounded) compareClaims() {
 		if len(domains) >= answer.MinDomains {
 			g.independent++
 		}
-		var clear []string
+		clear, valued := g.checkValues(b.Text, cited)
 		for _, tok := range bg.tokens {
 			g.tokens++
-			if slices.ContainsFunc(cited, func(r trace.Retrieved) bool { return g.containsResult(r, tok) }) {
+			if slices.ContainsFunc(cited, func(r trace.Retrieved) bool { return g.containsResult(r, tok) }) || valued.supports(tok) ||
+				(tok.Kind == tokName && slices.ContainsFunc(cited, func(r trace.Retrieved) bool { return acronymSupported(tok.Text, resultText(r)) })) {
 				g.supported++
 				continue
 			}
@@ -724,6 +839,8 @@ func (g *grounded) compareClaims() {
 				}
 			}
 			switch {
+			case valued.reported(tok):
+				// checkValues named it, with the snippet
 			case len(elsewhere) > 0:
 				clear = append(clear, fmt.Sprintf("%s %q is not in its cited sources but is in uncited %s", tok.Kind, tok.Text, strings.Join(elsewhere, ", ")))
 			case tok.Kind == tokYear || tok.Kind == tokPercent:
@@ -736,6 +853,150 @@ func (g *grounded) compareClaims() {
 		}
 		g.bullets = append(g.bullets, bg)
 	}
+}
+
+// valueCheck is what checkValues found in one bullet: the numbers and
+// dates of the claim, read as values, and which of them the cited snippets
+// support.
+type valueCheck struct {
+	supported, unsupported []string // normText of the quantities' and dates' texts
+}
+
+// supports reports whether tok, a number or percentage token, is part of
+// a quantity or date the cited sources support by value ("20 percent"
+// against "20%", "175B" against "175 billion").
+func (v valueCheck) supports(tok claimToken) bool {
+	return v.covers(v.supported, tok)
+}
+
+// reported reports whether tok is part of a quantity or date checkValues
+// already reported as unsupported.
+func (v valueCheck) reported(tok claimToken) bool {
+	return v.covers(v.unsupported, tok)
+}
+
+func (valueCheck) covers(texts []string, tok claimToken) bool {
+	if tok.Kind != tokNumber && tok.Kind != tokPercent && tok.Kind != tokYear {
+		return false
+	}
+	t := normText(tok.Text)
+	for _, s := range texts {
+		if containsNorm(s, t, tokNumber) || containsNorm(t, s, tokNumber) {
+			return true
+		}
+	}
+	return false
+}
+
+// checkValues checks every number and full date of a bullet's text against
+// the cited results (numbers.go): a number must be in a cited snippet
+// within the claim's own precision, a date must be a date of a cited
+// snippet. Each mismatch is a clear violation naming the number or date
+// and the snippet it was compared with.
+func (g *grounded) checkValues(text string, cited []trace.Retrieved) ([]string, valueCheck) {
+	var clear []string
+	var v valueCheck
+	if len(cited) == 0 {
+		return nil, v // nothing retrieved to compare with: sources_retrieved fails
+	}
+	dates := fullDates(text)
+	for _, d := range dates {
+		found := false
+		var near []string
+		for _, r := range cited {
+			for _, rd := range fullDates(resultText(r)) {
+				if d.sameDay(rd) {
+					found = true
+				} else if rd.Y == d.Y || d.Y == 0 && rd.M == d.M {
+					near = append(near, fmt.Sprintf("%s says %q", r.URL, rd.Text))
+				}
+			}
+		}
+		if found {
+			v.supported = append(v.supported, normText(d.Text))
+			continue
+		}
+		v.unsupported = append(v.unsupported, normText(d.Text))
+		if len(near) > 0 {
+			clear = append(clear, fmt.Sprintf("date %q (%s) is not the date of its cited sources: %s", d.Text, d, strings.Join(near, "; ")))
+		} else {
+			clear = append(clear, fmt.Sprintf("date %q (%s) is in no cited snippet: %s", d.Text, d, g.citedSnippets(cited)))
+		}
+	}
+	for _, q := range quantities(text, dateSpans(dates)) {
+		found := false
+		best, bestURL, bestD := "", "", math.Inf(1)
+		for _, r := range cited {
+			for _, rq := range readQuantities(resultText(r)) {
+				if q.matches(rq) {
+					found = true
+				}
+				if rq.Percent == q.Percent {
+					if d := math.Abs(rq.Value - q.Value); d < bestD {
+						best, bestURL, bestD = rq.Text, r.URL, d
+					}
+				}
+			}
+		}
+		if found {
+			v.supported = append(v.supported, normText(q.Text))
+			continue
+		}
+		v.unsupported = append(v.unsupported, normText(q.Text))
+		kind := "number"
+		if q.Percent {
+			kind = "percentage"
+		}
+		msg := fmt.Sprintf("%s %q is not in its cited sources", kind, q.Text)
+		if elsewhere := g.uncitedWith(cited, q); len(elsewhere) > 0 {
+			msg += " but is in uncited " + strings.Join(elsewhere, ", ")
+		}
+		if best != "" {
+			msg += fmt.Sprintf(" (closest cited: %q in %s, snippet %s)", best, bestURL, g.snippetOf(cited, bestURL))
+		} else {
+			msg += ": the cited snippets have no " + kind + ": " + g.citedSnippets(cited)
+		}
+		clear = append(clear, msg)
+	}
+	return clear, v
+}
+
+// uncitedWith lists the retrieved results, not cited, that have q.
+func (g *grounded) uncitedWith(cited []trace.Retrieved, q quantity) []string {
+	var out []string
+	for _, r := range g.retrieved {
+		if slices.ContainsFunc(cited, func(c trace.Retrieved) bool { return c.URL == r.URL }) || slices.Contains(out, r.URL) {
+			continue
+		}
+		if slices.ContainsFunc(readQuantities(resultText(r)), q.matches) {
+			out = append(out, r.URL)
+		}
+	}
+	return out
+}
+
+// snippetOf quotes the snippet of the cited result at url.
+func (g *grounded) snippetOf(cited []trace.Retrieved, url string) string {
+	for _, r := range cited {
+		if r.URL == url {
+			return quoteSnippet(r.Snippet)
+		}
+	}
+	return `""`
+}
+
+// citedSnippets names each distinct cited result with its snippet.
+func (g *grounded) citedSnippets(cited []trace.Retrieved) string {
+	var parts []string
+	seen := map[string]bool{}
+	for _, r := range cited {
+		if seen[r.URL] {
+			continue
+		}
+		seen[r.URL] = true
+		parts = append(parts, r.URL+" "+quoteSnippet(r.Snippet))
+	}
+	return strings.Join(parts, "; ")
 }
 
 func (g *grounded) claimsCheck(name string) Check {

@@ -109,13 +109,14 @@ func (p *Parser) Constraint(mode string) (Constraint, error) {
 func (p *Parser) Extract(m Message) Result {
 	fields := p.fields(m)
 	res := Result{Field: fields[0], Tried: []string{}, Read: fields}
+	answer := isAnswer(m.Reasoning) || isAnswer(m.Content)
 	for _, s := range []string{p.cfg.Strategy, p.cfg.FallbackStrategy} {
 		if s == "" {
 			continue
 		}
 		res.Tried = append(res.Tried, s)
 		for _, f := range fields {
-			out := p.run(s, m.Field(f))
+			out := p.run(s, m.Field(f), answer)
 			if out.matched {
 				res.Strategy, res.Field, res.Form = s, f, out.form
 				res.Calls, res.Done, res.Findings = out.calls, out.done, out.findings
@@ -151,7 +152,7 @@ func (p *Parser) ParseText(strategy, text string) (Result, error) {
 		return Result{}, err
 	}
 	res := Result{Tried: []string{strategy}}
-	if out := p.run(strategy, text); out.matched {
+	if out := p.run(strategy, text, isAnswer(text)); out.matched {
 		res.Strategy, res.Form = strategy, out.form
 		res.Calls, res.Done, res.Findings = out.calls, out.done, out.findings
 	}
@@ -160,10 +161,17 @@ func (p *Parser) ParseText(strategy, text string) (Result, error) {
 }
 
 // run runs one strategy. Calls in GPT-OSS's raw harmony format are
-// recognised first, whatever the strategy: it is the model's own format.
-func (p *Parser) run(strategy, text string) parsed {
+// recognised first, whatever the strategy: it is the model's own format;
+// then the other open models' formats (parseNative).
+//
+// answer says the message is an answer (isAnswer, in either field): the
+// fuzzy patterns never read calls into one.
+func (p *Parser) run(strategy, text string, answer bool) parsed {
 	if h := parseHarmony(text, strategy); h.matched {
 		return h
+	}
+	if n := parseNative(text, strategy); n.matched {
+		return n
 	}
 	switch strategy {
 	case GuidedJSON:
@@ -173,6 +181,9 @@ func (p *Parser) run(strategy, text string) parsed {
 	case Markers:
 		return parseMarkers(text)
 	case Fuzzy:
+		if answer {
+			return parsed{}
+		}
 		return parseFuzzy(text)
 	}
 	return parsed{}

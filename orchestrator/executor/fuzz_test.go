@@ -82,6 +82,20 @@ func FuzzFuzzy(f *testing.F) {
 	})
 }
 
+func FuzzNative(f *testing.F) {
+	f.Add(`<tool_call>{"name": "get_weather", "arguments": {"city": "Tokyo"}}</tool_call>`)
+	f.Add("<tool_call>\n<function=f>\n<parameter=x>\nv\n</parameter>\n</function>\n</tool_call>")
+	f.Add(`[TOOL_CALLS]add{"a": 3.5}`)
+	f.Add(`{"name": "searchTool", "parameters": {"query": "q"}}; {"name": "x", "parameters": {}}`)
+	f.Add(`[get_weather(city='Paris', n=1), noop()]`)
+	f.Add(`<|tool_call|> [{"name": "a", "arguments": {}}]`)
+	f.Add(`<|action_start|><|plugin|>{"name": "a", "parameters": {}}<|action_end|>`)
+	f.Add("<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>function<｜tool▁sep｜>f\n```json\n{}\n```<｜tool▁call▁end｜>")
+	f.Fuzz(func(t *testing.T, text string) {
+		checkParsed(t, text, func(s string) parsed { return parseNative(s, ReAct) }, false)
+	})
+}
+
 func FuzzGuided(f *testing.F) {
 	f.Add(`{"reasoning": "r", "tool_calls": [{"name": "web_search", "arguments": {"query": "q"}}], "done": false}`)
 	f.Add("```json\n{\"tool_calls\": [{\"name\": \"read\", \"arguments\": \"{\\\"path\\\": 1}\"}]}\n```")

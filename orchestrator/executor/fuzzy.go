@@ -26,20 +26,38 @@ var fuzzyPatterns = []struct {
 // paths of trailing sentence punctuation ("see https://x.org." is x.org);
 // an intent restated word for word is returned once. A write intent has no
 // content (the patterns do not capture any), which Check reports.
+//
+// The seed's patterns alone turn prose into calls ("confirmed by search
+// results" is a search for "results"). So a match counts only with
+// evidence that the model means to act (intended), and never in a text
+// that is an answer (isAnswer). A call written as a call of a canonical
+// tool, web_search("…") or web_fetch(url="…"), is evidence in itself.
 func parseFuzzy(text string) parsed {
+	if isAnswer(text) {
+		return parsed{}
+	}
 	type hit struct {
 		pos, order int
 		call       Call
 	}
 	var hits []hit
+	for _, m := range callShapeRe.FindAllStringSubmatchIndex(text, -1) {
+		p := pyParser{s: text, i: m[2]}
+		if c, err := p.call(); err == nil && len(c.Arguments) > 0 && literalStrings(text, c.Arguments) {
+			hits = append(hits, hit{m[2], -1, c})
+		}
+	}
 	for order, p := range fuzzyPatterns {
 		for _, m := range p.re.FindAllStringSubmatchIndex(text, -1) {
+			if !intended(text, m[0]) {
+				continue
+			}
 			v := unquote(strings.TrimSpace(text[m[2]:m[3]]))
 			v = strings.Trim(v, `"'`+"`")
 			if p.arg == "url" || p.arg == "path" {
 				v = strings.TrimRight(v, ".,;:!?)]}>'\"`")
 			}
-			if v == "" {
+			if v == "" || (p.arg == "query" && cutShort(v)) {
 				continue
 			}
 			hits = append(hits, hit{m[0], order, Call{Name: p.tool, Arguments: map[string]any{p.arg: v}}})
@@ -64,4 +82,119 @@ func parseFuzzy(text string) parsed {
 	out.matched = len(out.calls) > 0
 	out.form = FormFuzzy
 	return out
+}
+
+// literalStrings reports whether every argument is a non-empty string
+// written as it is in text (no escapes, no numbers): the call-shaped span
+// stands for the seed's one-string arguments, nothing more.
+func literalStrings(text string, args map[string]any) bool {
+	for _, v := range args {
+		s, ok := v.(string)
+		if !ok || s == "" || !strings.Contains(text, s) {
+			return false
+		}
+	}
+	return true
+}
+
+// callShapeRe finds a canonical tool written as a call: web_search(…).
+// The character before it must not make it a method or part of a word.
+var callShapeRe = regexp.MustCompile(`(?:^|[\s(]|\x60)((?:web_search|web_fetch|read|write|exec|browser)\s*\()`)
+
+// intentCueRe is a first-person statement of what the model will do,
+// ending right before the matched verb: "I would", "we need to", "let me",
+// "I'll first", "I will use web_search to". A negation breaks it ("I would
+// not", "no need to"), and so does any other word.
+var intentCueRe = regexp.MustCompile(`(?i)(?:\b(?:I|we)(?:'d|'ll|\s+(?:would|will|shall|should|must|can|need\s+to|have\s+to|want\s+to|plan\s+to|intend\s+to|am\s+going\s+to|are\s+going\s+to))|\b(?:I'm|we're)\s+going\s+to|\blet\s+me|\blet's|\bI\s+(?:now|then)|\buse\s+(?:the\s+)?(?:web_search|web_fetch|read|write|exec)(?:\s+tool)?\s+to)\s+(?:(?:first|then|now|also|just|quickly|next|again)\s+)*$`)
+
+// imperativeRe is the start of a sentence, so the verb after it is an
+// imperative, as reasoning often writes its plan: "Search for X.", "First,
+// fetch Y".
+var imperativeRe = regexp.MustCompile(`(?i)^[ \t]*(?:[-*][ \t]+|\d+[.)][ \t]+)?(?:(?:first|then|now|next|so)\b,?[ \t]+)*$`)
+
+// intentChainRe continues a sentence whose earlier verb had a cue: "I would
+// search for X and then fetch Y".
+var intentChainRe = regexp.MustCompile(`(?i)(?:\band|\bthen|,)\s+(?:then\s+)?(?:also\s+)?$`)
+
+// intended reports whether the fuzzy match at pos is stated as an intent:
+// its sentence is not a question and the words right before the verb are
+// a cue, or continue an earlier cued verb of the same sentence.
+func intended(text string, pos int) bool {
+	start := sentenceStart(text, pos)
+	end := sentenceEnd(text, pos)
+	if strings.HasSuffix(strings.TrimSpace(text[pos:end]), "?") {
+		return false
+	}
+	before := text[start:pos]
+	if intentCueRe.MatchString(before) || imperativeRe.MatchString(before) {
+		return true
+	}
+	if !intentChainRe.MatchString(before) {
+		return false
+	}
+	for _, loc := range intentAnyRe.FindAllStringIndex(before, -1) {
+		if b := before[:loc[0]]; intentCueRe.MatchString(b) || imperativeRe.MatchString(b) {
+			return true
+		}
+	}
+	return false
+}
+
+// intentAnyRe finds the verbs of the fuzzy patterns, so intended can check
+// whether an earlier one in the sentence had a cue.
+var intentAnyRe = regexp.MustCompile(`(?i)\b(?:search|look up|query|find|fetch|retrieve|get|download|open|read|view|check|write|save|create|output|run|execute|exec)\b`)
+
+// sentenceStart is the start of the sentence holding pos: after the last
+// line break, or ". ", "! ", "? " before it (a dot inside a URL or a
+// version number does not end a sentence).
+func sentenceStart(text string, pos int) int {
+	start := strings.LastIndexByte(text[:pos], '\n') + 1
+	for _, sep := range []string{". ", "! ", "? ", "; "} {
+		if k := strings.LastIndex(text[:pos], sep); k >= 0 && k+len(sep) > start {
+			start = k + len(sep)
+		}
+	}
+	return start
+}
+
+// sentenceEnd is the end of the sentence holding pos (its final
+// punctuation included).
+func sentenceEnd(text string, pos int) int {
+	end := len(text)
+	if k := strings.IndexByte(text[pos:], '\n'); k >= 0 {
+		end = pos + k
+	}
+	for _, sep := range []string{". ", "! ", "? ", "; "} {
+		if k := strings.Index(text[pos:], sep); k >= 0 && pos+k+1 < end {
+			end = pos + k + 1
+		}
+	}
+	return end
+}
+
+// answerRe finds the marks of an answer: a ReAct or LlamaIndex "Final
+// Answer:" / "Answer:" line, a harmony final message, this assistant's
+// Phase 1 and Phase 2 headings and verification line, and its JSON
+// envelope.
+var answerRe = regexp.MustCompile(`(?im)^[ \t]*(?:[-*>][ \t]+)?(?:\*\*|__)?(?:final[ _]answer|answer)(?:\*\*|__)?[ \t]*:|<\|channel\|>final|^#{1,6}[ \t]*Phase[ \t]+[12]\b|\bPhase[ \t]+1[ \t]+[–-][ \t]+Immediate Answer|\bPhase[ \t]+2[ \t]+[–-][ \t]+Search-Backed Answer|^Verification:[ \t]+Phase 1 answer|"render_markdown"[ \t]*:`)
+
+// isAnswer reports whether text is an answer rather than a step: a final
+// answer, a Phase 1 answer or a Phase 2 answer. The fuzzy strategy never
+// reads calls into one.
+func isAnswer(text string) bool { return answerRe.MatchString(text) }
+
+// cutShort reports a query that stops mid-phrase ("several things: the
+// release date, the"): its last word is an article, a preposition or a
+// conjunction, or it opens a list with a colon. It is not a query the
+// model wrote, but the start of one it never finished.
+func cutShort(q string) bool {
+	if strings.Contains(q, ": ") {
+		return true
+	}
+	words := strings.Fields(q)
+	switch strings.ToLower(strings.Trim(words[len(words)-1], ",;")) {
+	case "the", "a", "an", "of", "and", "or", "to", "for", "with", "in", "on", "at", "by", "from":
+		return true
+	}
+	return false
 }

@@ -66,9 +66,52 @@ func parseMarkers(text string) parsed {
 				Message: fmt.Sprintf("marker %q has no arg=value pairs; no call extracted", truncate(m[0], 80))})
 			continue
 		}
+		if echoed(name, args) || inToolList(text, m[0]) {
+			out.findings = append(out.findings, Finding{Kind: FindingEcho, Strategy: Markers,
+				Message: fmt.Sprintf("marker %q repeats the prompt's placeholder; no call extracted", truncate(m[0], 80))})
+			continue
+		}
 		out.calls = append(out.calls, Call{Name: name, Arguments: args})
 	}
 	return out
+}
+
+// FindingEcho notes a marker that only repeats the system prompt's
+// description of the format ([TOOL:web_search|query=search terms here],
+// [TOOL:name|arg=value]): the model explained the format, it did not call.
+const FindingEcho = "echo"
+
+// placeholders are the values the markers prompt uses to describe each
+// tool and the format (docs/design/002-executor-parser-strategies.txt).
+var placeholders = map[string]bool{
+	"search terms here": true, "/path/to/file": true,
+	"file content here": true, "shell command here": true, "value": true,
+	"value1": true, "value2": true,
+}
+
+// inToolList reports whether marker stands in a copy of the prompt's
+// "Available tools:" list.
+func inToolList(text, marker string) bool {
+	list := strings.Index(text, "Available tools:")
+	return list >= 0 && strings.Index(text, marker) > list
+}
+
+// echoed reports whether a marker is the prompt's placeholder: a
+// placeholder tool name, or every value a placeholder.
+func echoed(name string, args map[string]any) bool {
+	if name == "name" || name == "tool_name" {
+		return true
+	}
+	if len(args) == 0 {
+		return false
+	}
+	for _, v := range args {
+		s, _ := v.(string)
+		if !placeholders[s] {
+			return false
+		}
+	}
+	return true
 }
 
 // truncate shortens s to at most n bytes for messages, on a rune boundary.

@@ -16,13 +16,16 @@ import (
 // really write: any letter case in the labels, markdown bold (**Action:**),
 // a list marker, and backticks or quotes around the tool name.
 var (
-	reactActionRe = regexp.MustCompile(`(?i)^[ \t]*(?:[-*>][ \t]+)?(?:\*\*|__)?Action(?:\*\*|__)?[ \t]*:(?:\*\*|__)?[ \t]*[\x60'"]?(\w+)[\x60'"]?(?:[ \t]+\([^)]*\))?[ \t]*$`)
+	reactActionRe = regexp.MustCompile(`(?i)^[ \t]*(?:[-*>][ \t]+)?(?:\*\*|__)?Action(?:[ \t]*\d+)?(?:\*\*|__)?[ \t]*:(?:\*\*|__)?[ \t]*[\x60'"]?(\w+)[\x60'"]?(?:[ \t]+\([^)]*\))?[ \t]*$`)
 	// reactActionEmptyRe is an Action label with the tool on the next line,
 	// or a JSON blob after it (LangChain's ReAct-JSON).
-	reactActionEmptyRe = regexp.MustCompile(`(?i)^[ \t]*(?:[-*>][ \t]+)?(?:\*\*|__)?Action(?:\*\*|__)?[ \t]*:(?:\*\*|__)?[ \t]*$`)
+	reactActionEmptyRe = regexp.MustCompile(`(?i)^[ \t]*(?:[-*>][ \t]+)?(?:\*\*|__)?Action(?:[ \t]*\d+)?(?:\*\*|__)?[ \t]*:(?:\*\*|__)?[ \t]*$`)
 	reactToolLineRe    = regexp.MustCompile(`^[ \t]*[\x60'"]?(\w+)[\x60'"]?[ \t]*$`)
-	reactInputRe       = regexp.MustCompile(`(?i)^[ \t]*(?:[-*>][ \t]+)?(?:\*\*|__)?Action[ _]Input(?:\*\*|__)?[ \t]*:(?:\*\*|__)?[ \t]*(.*)$`)
-	reactFinalRe       = regexp.MustCompile(`(?i)^[ \t]*(?:[-*>][ \t]+)?(?:\*\*|__)?Final[ _]Answer(?:\*\*|__)?[ \t]*:`)
+	reactInputRe       = regexp.MustCompile(`(?i)^[ \t]*(?:[-*>][ \t]+)?(?:\*\*|__)?Action[ _]Input(?:[ \t]*\d+)?(?:\*\*|__)?[ \t]*:(?:\*\*|__)?[ \t]*(.*)$`)
+	// reactBracketRe is the ReAct paper's form, which LangChain's
+	// ReActDocstore agent reads: "Action 1: Search[Apple Remote]".
+	reactBracketRe = regexp.MustCompile(`(?i)^[ \t]*(?:[-*>][ \t]+)?(?:\*\*|__)?Action(?:[ \t]*\d+)?(?:\*\*|__)?[ \t]*:(?:\*\*|__)?[ \t]*(\w+)\[(.*)\][ \t]*$`)
+	reactFinalRe   = regexp.MustCompile(`(?i)^[ \t]*(?:[-*>][ \t]+)?(?:\*\*|__)?Final[ _]Answer(?:\*\*|__)?[ \t]*:`)
 	// reactLabelRe ends an Action Input: its JSON may span lines up to the
 	// next labelled line.
 	reactLabelRe = regexp.MustCompile(`(?i)^[ \t]*(?:[-*>][ \t]+)?(?:\*\*|__)?(?:Thought|Action|Action[ _]Input|Observation|Final[ _]Answer)(?:\*\*|__)?[ \t]*:`)
@@ -41,7 +44,8 @@ type reactStep struct {
 	line     int
 	input    string
 	hasInput bool
-	blob     bool // from a {"action": …, "action_input": …} blob
+	blob     bool // from a {"action": …, "action_input": …} blob, or bracket: args already read
+	bracket  bool // Action: tool[input]
 	args     map[string]any
 }
 
@@ -75,6 +79,20 @@ func parseReact(text string) parsed {
 				}
 			}
 			return out
+		}
+		if m := reactBracketRe.FindStringSubmatch(line); m != nil {
+			st := reactStep{name: m[1], line: i + 1, blob: true, args: map[string]any{}}
+			if strings.EqualFold(m[1], "finish") {
+				st.name = reactDone // Finish[answer] ends the run
+			} else if spec, known := toolArgs[strings.ToLower(m[1])]; known && len(spec) > 0 {
+				st.args[spec[0].name] = strings.TrimSpace(m[2])
+			} else {
+				st.args["input"] = strings.TrimSpace(m[2])
+			}
+			st.bracket = true
+			steps = append(steps, st)
+			i++
+			continue
 		}
 		if m := reactActionRe.FindStringSubmatch(line); m != nil {
 			steps = append(steps, reactStep{name: m[1], line: i + 1})
@@ -122,12 +140,18 @@ func parseReact(text string) parsed {
 		steps = reactBlobs(text, &out)
 	}
 	out.form = FormReact
+	firstLine := 0
 	for _, s := range steps {
 		out.matched = true
-		if s.blob {
+		if s.blob && !s.bracket {
 			out.form = FormReactJSON
 		}
 		if strings.EqualFold(s.name, reactDone) {
+			if len(out.calls) > 0 {
+				out.findings = append(out.findings, Finding{Kind: FindingDropped, Strategy: ReAct,
+					Message: fmt.Sprintf("line %d: Action done dropped: the Action on line %d runs first", s.line, firstLine)})
+				continue
+			}
 			out.done = true
 			continue
 		}
@@ -145,8 +169,19 @@ func parseReact(text string) parsed {
 				Message: fmt.Sprintf("line %d: Action %s: %s; no call extracted", s.line, s.name, f)})
 			continue
 		}
+		if len(out.calls) > 0 {
+			// One action per step (the prompt's rule): the first is the
+			// call; a later one was written before any observation.
+			out.findings = append(out.findings, Finding{Kind: FindingDropped, Strategy: ReAct,
+				Message: fmt.Sprintf("line %d: Action %s dropped: only the first Action (line %d) is the call", s.line, s.name, firstLine)})
+			continue
+		}
+		firstLine = s.line
 		out.calls = append(out.calls, Call{Name: s.name, Arguments: args})
 		switch {
+		case strings.HasPrefix(f, repairedPrefix):
+			out.findings = append(out.findings, Finding{Kind: FindingRepaired, Call: len(out.calls), Strategy: ReAct,
+				Message: fmt.Sprintf("line %d: Action %s: %s", s.line, s.name, f)})
 		case f == pyDictNote:
 			out.form = FormPythonDict
 			out.findings = append(out.findings, Finding{Kind: FindingPythonDict, Call: len(out.calls), Strategy: ReAct,
@@ -224,6 +259,12 @@ const pyDictNote = "Action Input is a Python dict, not JSON; read as one"
 // a note. ok is false when no arguments could be read; note then says why.
 func reactArguments(tool, body string) (args map[string]any, note string, ok bool) {
 	s := stripFence(strings.TrimSpace(body))
+	if strings.HasPrefix(s, "*") {
+		// CrewAI's test: "Action Input: ** {…}" (a markdown bold left open).
+		if t := strings.TrimSpace(strings.TrimLeft(s, "*")); strings.HasPrefix(t, "{") {
+			s = t
+		}
+	}
 	if s == "" {
 		return nil, "empty Action Input", false
 	}
@@ -244,6 +285,9 @@ func reactArguments(tool, body string) (args map[string]any, note string, ok boo
 		if py, _, perr := parsePyDict(s); perr == nil {
 			return py, pyDictNote, true
 		}
+		if v, note, ok := repairJSON(s); ok {
+			return v, note, true
+		}
 		return nil, fmt.Sprintf("Action Input is not valid JSON: %v", err), false
 	}
 	// Plain text: the first line, unquoted, for a single-argument tool.
@@ -262,6 +306,76 @@ func reactArguments(tool, body string) (args map[string]any, note string, ok boo
 		return nil, "Action Input is not a JSON object", false
 	}
 	return map[string]any{spec[0].name: first}, fmt.Sprintf("Action Input is not JSON; read as %s", spec[0].name), true
+}
+
+// repairJSON reads two slips other ReAct parsers repair (CrewAI's tests):
+// curly quotes in place of straight ones, and an object whose closing
+// braces are missing at the end of the output. Nothing else is guessed.
+func repairJSON(s string) (map[string]any, string, bool) {
+	decode := func(t string) map[string]any {
+		dec := json.NewDecoder(strings.NewReader(t))
+		dec.UseNumber()
+		var v map[string]any
+		if dec.Decode(&v) != nil || v == nil {
+			return nil
+		}
+		return v
+	}
+	notes := []string{}
+	t := s
+	if strings.ContainsAny(t, "\u201c\u201d") {
+		t = strings.NewReplacer("\u201c", `"`, "\u201d", `"`).Replace(t)
+		notes = append(notes, "curly quotes read as straight ones")
+		if v := decode(t); v != nil {
+			return v, repairedPrefix + strings.Join(notes, "; "), true
+		}
+	}
+	if open := unclosed(t); open > 0 {
+		if v := decode(t + strings.Repeat("}", open)); v != nil {
+			notes = append(notes, fmt.Sprintf("%d missing closing brace(s) added", open))
+			return v, repairedPrefix + strings.Join(notes, "; "), true
+		}
+	}
+	return nil, "", false
+}
+
+// repairedPrefix starts reactArguments' note for a repaired object.
+const repairedPrefix = "Action Input repaired: "
+
+// FindingRepaired notes an Action Input read after repairing a slip
+// (curly quotes, missing closing braces); FindingDropped an Action after
+// the first, which is not run.
+const (
+	FindingRepaired = "repaired"
+	FindingDropped  = "dropped"
+)
+
+// unclosed counts the braces left open at the end of s, outside strings;
+// -1 when a string is left open or a brace closes too early.
+func unclosed(s string) int {
+	depth, inStr, esc := 0, false, false
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case esc:
+			esc = false
+		case inStr && c == '\\':
+			esc = true
+		case c == '"':
+			inStr = !inStr
+		case !inStr && c == '{':
+			depth++
+		case !inStr && c == '}':
+			depth--
+			if depth < 0 {
+				return -1
+			}
+		}
+	}
+	if inStr {
+		return -1
+	}
+	return depth
 }
 
 // wrapperRe is a call wrapped around an Action Input object: Name(.

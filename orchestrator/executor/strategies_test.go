@@ -59,9 +59,11 @@ func TestParseReact(t *testing.T) {
 			name: "several steps with injected results and observations",
 			text: "Thought: a\nAction: web_search\nAction Input: {\"query\": \"q\"}\n\n[Tool results will be injected here]\n\n" +
 				"Observation: found it\nThought: b\nAction: web_fetch\nAction Input: {\"url\": \"https://x.org\"}\nThought: c\nAction: done\nAction Input: {}\n",
-			want:    []Call{call("web_search", args{"query": "q"}), call("web_fetch", args{"url": "https://x.org"})},
-			done:    true,
-			matched: true,
+			// One action per step: the first is the call, the imagined
+			// rest of the run is dropped with a finding each.
+			want:     []Call{call("web_search", args{"query": "q"})},
+			matched:  true,
+			findings: []string{FindingDropped, FindingDropped},
 		},
 		{
 			name:    "JSON spanning lines",
@@ -108,8 +110,16 @@ func TestParseReact(t *testing.T) {
 			findings: []string{FindingMalformed},
 		},
 		{
-			name:     "unterminated JSON",
+			// CrewAI's test_valid_action_parsing_with_incomplete_json.
+			name:     "unterminated JSON: the missing brace is added",
 			text:     "Action: web_search\nAction Input: {\"query\": \"x\"\nObservation: none",
+			want:     []Call{call("web_search", args{"query": "x"})},
+			matched:  true,
+			findings: []string{FindingRepaired},
+		},
+		{
+			name:     "an unterminated string is not repaired",
+			text:     "Action: web_search\nAction Input: {\"query\": \"x\nObservation: none",
 			matched:  true,
 			findings: []string{FindingMalformed},
 		},

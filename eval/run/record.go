@@ -255,6 +255,10 @@ func (o *RecordOptions) recordSample(ctx context.Context, shelf Shelf, c *datase
 		for _, v := range simKeys {
 			ropts.Secrets = append(ropts.Secrets, v)
 		}
+		// The configured keys and base URL credentials are scrubbed as in
+		// a live recording: a prompt or a dataset may carry one into a
+		// request body, and the simulator echoes request text back.
+		ropts.Secrets = append(ropts.Secrets, secret.FromEnv(o.Getenv).Values()...)
 	} else {
 		// The one list of secrets: every key and every base URL's password
 		// and credential query values.

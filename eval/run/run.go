@@ -25,6 +25,7 @@ import (
 	"github.com/searchbench/searchbench/eval/report"
 	"github.com/searchbench/searchbench/eval/score"
 	"github.com/searchbench/searchbench/eval/vcr"
+	"github.com/searchbench/searchbench/internal/secret"
 	"github.com/searchbench/searchbench/orchestrator"
 	"github.com/searchbench/searchbench/orchestrator/answer"
 	"github.com/searchbench/searchbench/orchestrator/executor"
@@ -86,8 +87,9 @@ type Options struct {
 	// make no requests: they have one sample.
 	Samples int
 
-	manifest *Manifest // the shelf's recorded.json, read by Replay
-	shelf    Shelf     // resolved by Replay before any case runs
+	manifest *Manifest   // the shelf's recorded.json, read by Replay
+	shelf    Shelf       // resolved by Replay before any case runs
+	secrets  *secret.Set // of Getenv's base URLs, scrubbed from miss diffs
 }
 
 // replayKey is the placeholder key replays run with: requests are matched
@@ -111,6 +113,9 @@ func Replay(ctx context.Context, items Items, opts Options, meta report.Meta, w 
 		return report.Summary{}, err
 	}
 	opts.manifest, opts.shelf = m, shelf
+	if opts.Getenv != nil {
+		opts.secrets = secret.FromEnv(opts.Getenv)
+	}
 	meta.Variant, meta.VariantHash, meta.Mode = opts.Variant.Name, opts.Variant.Hash, opts.Mode
 	meta.Backend, meta.SimPolicies = recorded.result()
 	if err := w.Begin(meta); err != nil {
@@ -302,7 +307,7 @@ func (o *Options) replayTraffic(ctx context.Context, in *score.Input, k int) (*t
 	c := in.Case
 	shelf := o.shelf
 	path := shelf.SamplePath(c, k)
-	ropts := vcr.ReplayOptions{Case: c.Key(), Clock: vcr.NewClock(), Cache: o.Cache}
+	ropts := vcr.ReplayOptions{Case: c.Key(), Clock: vcr.NewClock(), Cache: o.Cache, Secrets: o.secrets}
 	chk := Check{Status: StatusCurrent}
 	if o.manifest != nil {
 		chk = o.manifest.Check(shelf, o.Variant, c)

@@ -264,9 +264,10 @@ func (rd *redirect) RoundTrip(req *http.Request) (*http.Response, error) {
 	return rd.base.RoundTrip(out)
 }
 
-// redactURL renders u with the password of its userinfo and the query
-// values of secret fields (api_key=...) replaced, for cassettes, matching
-// and error messages alike.
+// redactURL renders u with the password of its userinfo and every query
+// value replaced, for cassettes, matching and error messages alike: a
+// gateway's ?token=, ?sig= or ?code= is as secret as an api_key, and the
+// clients' request URLs take their query strings from the base URLs alone.
 func redactURL(u *url.URL) string {
 	if u == nil {
 		return ""
@@ -280,16 +281,10 @@ func redactURL(u *url.URL) string {
 	if u.RawQuery != "" {
 		q := u.Query()
 		for k := range q {
-			for _, f := range SecretFields {
-				if strings.EqualFold(k, f) {
-					q[k] = []string{Redacted}
-					changed = true
-				}
-			}
+			q[k] = []string{Redacted}
 		}
-		if changed {
-			v.RawQuery = q.Encode()
-		}
+		v.RawQuery = q.Encode()
+		changed = true
 	}
 	if !changed {
 		return u.String()

@@ -17,6 +17,7 @@ import (
 
 	"gopkg.in/dnaeon/go-vcr.v4/pkg/cassette"
 
+	"github.com/searchbench/searchbench/internal/secret"
 	"github.com/searchbench/searchbench/orchestrator/httpx"
 )
 
@@ -42,6 +43,10 @@ type ReplayOptions struct {
 	// The YAML is still read and hashed: an entry of other bytes is never
 	// used. Replays with and without it are identical.
 	Cache *Cache
+
+	// Secrets are scrubbed from a miss's live request before its diff is
+	// cut to length: a live body may carry a key a prompt or dataset holds.
+	Secrets *secret.Set
 }
 
 // Replayer is an http.RoundTripper that answers requests from one cassette
@@ -505,7 +510,10 @@ func (r *Replayer) miss(method string, u *url.URL, live string) *MissError {
 	if r.used[best] {
 		e.Closest = fmt.Sprintf("%s %s (interaction %d, already replayed)", in.Method, in.URL, in.ID)
 	}
-	e.Diff = diffText(text, missText(method, e.URL, live), maxDiffLines)
+	// Scrub, then cut: diffText clips lines, which would leave a key's
+	// first characters where the scrubber could not recognise them.
+	sec := r.opts.Secrets
+	e.Diff = diffText(sec.String(text), sec.String(missText(method, e.URL, live)), maxDiffLines)
 	return e
 }
 

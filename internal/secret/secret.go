@@ -13,9 +13,11 @@
 // redacted when its visible ends match a known secret.
 //
 // Text is often cut before it reaches a sink (an error excerpt of 200
-// characters, a diff line), so a fragment of a secret is redacted as surely
-// as the whole: any run of at least FragLen bytes of a secret, or of one of
-// its base64 forms, is secret material wherever it occurs.
+// characters, a diff line), so what a cut leaves of a secret is redacted as
+// surely as the whole: a run of at least FragLen bytes that starts or ends
+// a secret, or one of its base64 forms, is secret material wherever it
+// occurs. (Runs from a secret's middle are not: "sim-cerebras-key" must not
+// redact the host api.cerebras.ai.)
 package secret
 
 import (
@@ -54,10 +56,11 @@ var secretQuery = []string{"key", "token", "secret", "password", "passwd", "auth
 // Set is a list of secret values. The zero value and nil hold none. A Set is
 // immutable after construction and safe for concurrent use.
 type Set struct {
-	vals  []string // unique, longest first
-	pats  []string // vals and their base64 forms
-	grams map[string]struct{}
-	bloom []uint64 // bit h(gram) set for every gram: a cheap first test
+	vals  []string            // unique, longest first
+	pats  []string            // vals and their base64 forms
+	heads map[string][]string // first FragLen bytes → the patterns they start
+	tails map[string][]string // last FragLen bytes → the patterns they end
+	bloom []uint64            // bit h(gram) set for every head and tail: a cheap first test
 }
 
 // bloomBits is the size of a Set's gram filter (8 KiB).
@@ -84,12 +87,16 @@ func New(values ...string) *Set {
 			}
 		}
 	}
-	s.grams = map[string]struct{}{}
+	s.heads, s.tails = map[string][]string{}, map[string][]string{}
 	s.bloom = make([]uint64, bloomBits/64)
 	for _, p := range s.pats {
-		for i := 0; i+FragLen <= len(p); i++ {
-			g := p[i : i+FragLen]
-			s.grams[g] = struct{}{}
+		if len(p) < FragLen {
+			continue
+		}
+		head, tail := p[:FragLen], p[len(p)-FragLen:]
+		s.heads[head] = append(s.heads[head], p)
+		s.tails[tail] = append(s.tails[tail], p)
+		for _, g := range []string{head, tail} {
 			h := bloomBit(gramHash(g))
 			s.bloom[h/64] |= 1 << (h % 64)
 		}
@@ -258,17 +265,14 @@ func (s *Set) find(b []byte) []span {
 }
 
 // findIn appends the ranges of text holding a whole secret shorter than
-// FragLen or any FragLen-byte gram of a secret or of its base64 forms;
-// overlapping grams merge into the run they cover. Ranges are mapped back
-// to the original bytes through src (nil: text is the original).
+// FragLen, or a run of at least FragLen bytes that starts or ends a secret
+// or one of its base64 forms (a whole one both starts and ends it). Ranges
+// are mapped back to the original bytes through src (nil: text is the
+// original).
 func (s *Set) findIn(spans []span, text []byte, src []int) []span {
 	add := func(lo, hi int) {
 		if src != nil {
 			lo, hi = src[lo], src[hi]
-		}
-		if n := len(spans); n > 0 && lo <= spans[n-1].hi && lo >= spans[n-1].lo {
-			spans[n-1].hi = max(spans[n-1].hi, hi)
-			return
 		}
 		spans = append(spans, span{lo, hi})
 	}
@@ -297,8 +301,20 @@ func (s *Set) findIn(spans []span, text []byte, src []int) []span {
 		if s.bloom[bit/64]&(1<<(bit%64)) == 0 {
 			continue
 		}
-		if _, ok := s.grams[string(text[i:i+FragLen])]; ok {
-			add(i, i+FragLen)
+		g := text[i : i+FragLen]
+		for _, p := range s.heads[string(g)] { // a secret's start: as far as it goes on
+			n := FragLen
+			for i+n < len(text) && n < len(p) && text[i+n] == p[n] {
+				n++
+			}
+			add(i, i+n)
+		}
+		for _, p := range s.tails[string(g)] { // a secret's end: as far back as it goes
+			n := FragLen
+			for i+FragLen-n > 0 && n < len(p) && text[i+FragLen-n-1] == p[len(p)-n-1] {
+				n++
+			}
+			add(i+FragLen-n, i+FragLen)
 		}
 	}
 	return spans

@@ -93,7 +93,9 @@ func TestShortValuesAreNotSecrets(t *testing.T) {
 // TestScrubFragments cuts a key (raw, escaped, percent-encoded and base64
 // in a longer blob, both alphabets, every alignment) at every length, as an
 // error excerpt or a diff line would, and requires that no run of FragLen
-// characters of the key or of its encoding survives.
+// characters of the key or of its encoding survives (a single cut leaves a
+// start or an end of the secret, which the scrubber follows as far as it
+// goes).
 func TestScrubFragments(t *testing.T) {
 	for _, k := range []string{key, "tvly-??>>~~key-12345"} {
 		scrubFragments(t, k)
@@ -167,6 +169,22 @@ func TestBase64Forms(t *testing.T) {
 		}
 		if !found {
 			t.Errorf("no core of %v is in coreutils' %s", Base64Forms(key), whole)
+		}
+	}
+}
+
+// TestMiddleRunsAreNotFragments: a run from a secret's middle is an
+// ordinary word more often than a leak; a cut leaves a start or an end.
+func TestMiddleRunsAreNotFragments(t *testing.T) {
+	s := New("sim-cerebras-key")
+	for _, in := range []string{"host: api.cerebras.ai", "url: https://api.cerebras.ai/v1"} {
+		if got := string(s.Scrub([]byte(in))); got != in {
+			t.Errorf("Scrub(%q) = %q", in, got)
+		}
+	}
+	for in, want := range map[string]string{"k=sim-cerebr…": "k=REDACTED…", "…rebras-key.": "…REDACTED."} {
+		if got := string(s.Scrub([]byte(in))); got != want {
+			t.Errorf("Scrub(%q) = %q, want %q", in, got, want)
 		}
 	}
 }

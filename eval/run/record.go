@@ -11,6 +11,7 @@ import (
 	"github.com/searchbench/searchbench/eval/dataset"
 	"github.com/searchbench/searchbench/eval/vcr"
 	"github.com/searchbench/searchbench/fixtures/sim"
+	"github.com/searchbench/searchbench/internal/fsutil"
 	"github.com/searchbench/searchbench/internal/secret"
 	"github.com/searchbench/searchbench/orchestrator"
 	"github.com/searchbench/searchbench/orchestrator/httpx"
@@ -84,6 +85,13 @@ func Record(ctx context.Context, items []Item, opts RecordOptions) error {
 		return fmt.Errorf("unknown backend %q (want %s or %s)", opts.Backend, BackendSim, BackendLive)
 	}
 	shelf := opts.Shelf()
+	// One recording per shelf at a time, and no replay reads it meanwhile:
+	// the cassettes and recorded.json change together under this lock.
+	unlock, err := fsutil.LockDir(shelf.Dir())
+	if err != nil {
+		return err
+	}
+	defer unlock()
 	manifest, err := shelf.LoadManifest()
 	if err != nil {
 		return err
@@ -166,7 +174,7 @@ func Pending(items []Item, shelf Shelf, v *prompts.Variant, samples int) ([]Item
 			continue
 		}
 		chk := m.Check(shelf, v, it.Case)
-		if chk.Status != StatusCurrent || samples > 0 && chk.Entry.SampleCount() != samples {
+		if chk.Status != StatusCurrent || samples > 0 && chk.Entry.SampleCount() != samples || !shelf.Verify(it.Case, chk.Entry) {
 			out = append(out, it)
 		}
 	}
@@ -202,11 +210,20 @@ func (o *RecordOptions) recordOne(ctx context.Context, shelf Shelf, c *dataset.C
 		recs = append(recs, rec)
 		sessions = append(sessions, sess)
 	}
+	sums := make([]string, 0, len(recs))
 	for i, rec := range recs {
 		if err := rec.Save(); err != nil {
 			recs = recs[i+1:]
 			return Entry{}, fmt.Errorf("case %s: %w", c.Key(), err)
 		}
+		// The sum of what is on disk now, read back under the shelf's lock:
+		// recorded.json promises exactly these bytes.
+		sum, err := FileSum(shelf.SamplePath(c, i+1))
+		if err != nil {
+			recs = recs[i+1:]
+			return Entry{}, fmt.Errorf("case %s: reading back its cassette: %w", c.Key(), err)
+		}
+		sums = append(sums, sum)
 	}
 	recs = nil
 	// Samples beyond n from an earlier recording would be read by nothing
@@ -216,7 +233,7 @@ func (o *RecordOptions) recordOne(ctx context.Context, shelf Shelf, c *dataset.C
 			return Entry{}, fmt.Errorf("case %s: removing the sample cassette of an earlier recording: %w", c.Key(), err)
 		}
 	}
-	return entryOf(o.Variant, o.Backend, o.Policy, sessions), nil
+	return entryOf(o.Variant, o.Backend, o.Policy, sessions, sums), nil
 }
 
 // recordSample runs sample k of case c against the backend and returns its

@@ -17,6 +17,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"os"
 	"runtime"
 	"strings"
 	"time"
@@ -25,6 +26,7 @@ import (
 	"github.com/searchbench/searchbench/eval/report"
 	"github.com/searchbench/searchbench/eval/score"
 	"github.com/searchbench/searchbench/eval/vcr"
+	"github.com/searchbench/searchbench/internal/fsutil"
 	"github.com/searchbench/searchbench/internal/secret"
 	"github.com/searchbench/searchbench/orchestrator"
 	"github.com/searchbench/searchbench/orchestrator/answer"
@@ -108,6 +110,16 @@ func Replay(ctx context.Context, items Items, opts Options, meta report.Meta, w 
 	opts.defaults()
 	agg := report.NewAggregate(opts.Scorers)
 	shelf := opts.Shelf()
+	// A recording into the shelf holds its lock while cassettes and
+	// recorded.json change: wait for it, and keep it out while replaying.
+	// (A shelf that does not exist yet is not created by a replay.)
+	if fi, err := os.Lstat(shelf.Dir()); err == nil && fi.IsDir() {
+		unlock, err := fsutil.LockDirShared(shelf.Dir())
+		if err != nil {
+			return report.Summary{}, err
+		}
+		defer unlock()
+	}
 	m, recorded, err := prepare(items, shelf)
 	if err != nil {
 		return report.Summary{}, err
@@ -311,6 +323,7 @@ func (o *Options) replayTraffic(ctx context.Context, in *score.Input, k int) (*t
 	chk := Check{Status: StatusCurrent}
 	if o.manifest != nil {
 		chk = o.manifest.Check(shelf, o.Variant, c)
+		ropts.Sum = chk.Entry.Sum(k)
 	}
 	if o.Rerecord != nil {
 		ropts.Rerecord = o.Rerecord(c, chk)

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net/http"
 	"os"
+	"path/filepath"
 	"time"
 
 	"github.com/searchbench/searchbench/eval/dataset"
@@ -87,11 +88,21 @@ func Record(ctx context.Context, items []Item, opts RecordOptions) error {
 	shelf := opts.Shelf()
 	// One recording per shelf at a time, and no replay reads it meanwhile:
 	// the cassettes and recorded.json change together under this lock.
+	// The folders cassettes are written into must be what they say: a link
+	// would send the writes outside the project.
+	for _, d := range []string{opts.Cassettes, filepath.Join(opts.Cassettes, shelf.Variant), shelf.Dir()} {
+		if err := fsutil.RefuseSymlink(d); err != nil {
+			return fmt.Errorf("cassette folder: %w", err)
+		}
+	}
 	unlock, err := fsutil.LockDir(shelf.Dir())
 	if err != nil {
 		return err
 	}
 	defer unlock()
+	// Under the lock no other recording writes here: what temporaries a
+	// killed one left can go.
+	fsutil.SweepTree(shelf.Dir())
 	manifest, err := shelf.LoadManifest()
 	if err != nil {
 		return err
@@ -111,6 +122,9 @@ func Record(ctx context.Context, items []Item, opts RecordOptions) error {
 	var traffic []Item
 	for _, it := range items {
 		if NeedsTraffic(it.Case) {
+			if err := fsutil.RefuseSymlink(filepath.Dir(shelf.Path(it.Case))); err != nil {
+				return fmt.Errorf("cassette folder: %w", err)
+			}
 			traffic = append(traffic, it)
 		}
 	}

@@ -32,6 +32,7 @@ func writeFileAtomic(name string, data []byte, perm os.FileMode, sync bool) (err
 	if err != nil {
 		return fmt.Errorf("writing %s: %w", name, err)
 	}
+	holdTemp(f) // Sweep leaves it alone while this process lives
 	tmp := f.Name()
 	defer func() {
 		if err != nil {
@@ -77,6 +78,7 @@ func CreateAtomic(name string) (*AtomicFile, error) {
 	if err != nil {
 		return nil, fmt.Errorf("writing %s: %w", name, err)
 	}
+	holdTemp(f)
 	return &AtomicFile{File: f, name: name}, nil
 }
 

@@ -90,6 +90,10 @@ func (s *SetDir) Commit(owned []string) error {
 			return fmt.Errorf("writing %s: keeping %s: %w", s.dir, n, err)
 		}
 	}
+	if err := fault("swap", s.dir); err != nil {
+		os.RemoveAll(s.fresh)
+		return fmt.Errorf("writing %s: %w", s.dir, err)
+	}
 	if err := swapDirs(s.fresh, s.dir); err != nil {
 		os.RemoveAll(s.fresh)
 		return fmt.Errorf("writing %s: %w", s.dir, err)

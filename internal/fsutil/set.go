@@ -99,6 +99,9 @@ func (s *SetDir) Commit(owned []string) error {
 		return fmt.Errorf("writing %s: %w", s.dir, err)
 	}
 	os.RemoveAll(s.fresh) // the old set, now under the fresh name
+	// The set's own lock served Sweep while it was being written; the
+	// published folder holds the report files only.
+	os.Remove(filepath.Join(s.dir, LockName))
 	return nil
 }
 

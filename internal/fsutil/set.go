@@ -21,6 +21,21 @@ type SetDir struct {
 	done       bool
 }
 
+// Swappable reports whether dir can be replaced whole: not the working
+// folder (or one above it), which a process is inside, nor a root.
+func Swappable(dir string) bool {
+	abs, err := filepath.Abs(dir)
+	if err != nil || filepath.Dir(abs) == abs {
+		return false
+	}
+	wd, err := os.Getwd()
+	if err != nil {
+		return false
+	}
+	rel, err := filepath.Rel(abs, wd)
+	return err == nil && (rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)))
+}
+
 // CreateSetDir starts a new set for dir. dir must not be a symbolic link
 // (the set would land wherever it points).
 func CreateSetDir(dir string) (*SetDir, error) {

@@ -103,3 +103,12 @@ func TestSweepKeepsWhatIsHeld(t *testing.T) {
 		}
 	}
 }
+
+func TestSwappable(t *testing.T) {
+	wd, _ := os.Getwd()
+	for dir, want := range map[string]bool{".": false, "..": false, "/": false, wd: false, "reports/latest": true, t.TempDir(): true} {
+		if got := Swappable(dir); got != want {
+			t.Errorf("Swappable(%q) = %v, want %v", dir, got, want)
+		}
+	}
+}

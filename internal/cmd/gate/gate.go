@@ -203,7 +203,7 @@ func Publish(src report.Source, traces string, v *report.Gate, targets []Target,
 	var sinks []*secret.Writer
 	for _, t := range targets {
 		outs, text := t.Outs, t.Text
-		if dir := filepath.Dir(outs.JSON); outs.JSON != "" && outs == In(dir) {
+		if dir := filepath.Dir(outs.JSON); isSet(outs) {
 			sd, err := fsutil.CreateSetDir(dir)
 			if err != nil {
 				return cmdutil.Infra(err)
@@ -303,7 +303,7 @@ func Publish(src report.Source, traces string, v *report.Gate, targets []Target,
 	// Traces of an earlier run must not sit beside a report they do not
 	// belong to (a set's folder was replaced whole).
 	for _, t := range targets {
-		if dir := filepath.Dir(t.Outs.JSON); t.Outs.JSON != "" && t.Outs == In(dir) {
+		if isSet(t.Outs) {
 			continue
 		}
 		if t.Outs.Traces != "" && traces == "" {
@@ -399,6 +399,13 @@ func gateRun(opts *Options) error {
 		return cmdutil.Infra(err)
 	}
 	return Exit(v)
+}
+
+// isSet reports whether outs are a whole folder's report set, published by
+// swapping the folder (not the working folder: --out . writes file by file).
+func isSet(outs Outputs) bool {
+	dir := filepath.Dir(outs.JSON)
+	return outs.JSON != "" && outs == In(dir) && fsutil.Swappable(dir)
 }
 
 // copyFile copies the file at path into w.

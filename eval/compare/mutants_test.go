@@ -16,6 +16,7 @@ package compare
 
 import (
 	"errors"
+	"strings"
 	"testing"
 
 	"github.com/searchbench/searchbench/eval/report"
@@ -159,5 +160,49 @@ func TestWriteKeepsTheFirstError(t *testing.T) {
 				t.Errorf("markdown %v: write %d of %d failed, Write returned nil", md, n, count.calls)
 			}
 		}
+	}
+}
+
+// TestWriteKeepsTheFirstErrorSampled: the same for a sampled comparison,
+// whose pass-rate section comes after the metrics.
+func TestWriteKeepsTheFirstErrorSampled(t *testing.T) {
+	y, n := true, false
+	res, err := Compare(sampledRun("a", []bool{n, n, y}, []bool{y, y, y}), sampledRun("b", []bool{y, y, y}, []bool{n, y, y}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !res.Sampled || len(res.RateChanges) == 0 {
+		t.Fatalf("not a sampled comparison with rate changes: %+v", res)
+	}
+	count := &failsOnce{}
+	if err := Write(count, res, Options{Verbose: true}); err != nil {
+		t.Fatal(err)
+	}
+	for k := 1; k <= count.calls; k++ {
+		if err := Write(&failsOnce{n: k}, res, Options{Verbose: true}); err == nil {
+			t.Errorf("write %d of %d failed, Write returned nil", k, count.calls)
+		}
+	}
+}
+
+// TestFlipRowsNameTheCaseOnce: a flipped case's first check row names the
+// case and the change; the rows of its further checks leave them blank.
+func TestFlipRowsNameTheCaseOnce(t *testing.T) {
+	r := &Result{Flips: []Flip{{Case: "routing/x", ToFail: true, Checks: []CheckChange{{Check: "route", A: "pass", B: "fail"}, {Check: "schema", A: "pass", B: "fail"}}}}}
+	var b strings.Builder
+	if err := Write(&b, r, Options{}); err != nil {
+		t.Fatal(err)
+	}
+	var first, second string
+	for _, l := range strings.Split(b.String(), "\n") {
+		switch {
+		case strings.Contains(l, " route "):
+			first = l
+		case strings.Contains(l, " schema "):
+			second = l
+		}
+	}
+	if !strings.Contains(first, "routing/x") || !strings.Contains(first, "pass→fail") || strings.Contains(second, "routing/x") || strings.Contains(second, "pass→fail") {
+		t.Errorf("flip rows:\n%s\n%s", first, second)
 	}
 }

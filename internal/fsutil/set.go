@@ -3,6 +3,7 @@ package fsutil
 import (
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -97,8 +98,8 @@ func (s *SetDir) Commit(owned []string) error {
 		var err error
 		if e.IsDir() {
 			err = os.Rename(filepath.Join(s.dir, n), filepath.Join(s.fresh, n))
-		} else {
-			err = os.Link(filepath.Join(s.dir, n), filepath.Join(s.fresh, n))
+		} else if err = os.Link(filepath.Join(s.dir, n), filepath.Join(s.fresh, n)); err != nil {
+			err = copyFile(filepath.Join(s.dir, n), filepath.Join(s.fresh, n)) // no hard links here
 		}
 		if err != nil {
 			os.RemoveAll(s.fresh)
@@ -218,4 +219,26 @@ func LockBeside(dir string) (unlock func(), err error) {
 		return nil, fmt.Errorf("locking %s: %w", dir, err)
 	}
 	return lockFile(filepath.Join(parent, "."+filepath.Base(dir)+".searchbench.lock"), lockExclusive)
+}
+
+// copyFile copies the regular file src to dst (a new file).
+func copyFile(src, dst string) error {
+	in, err := os.Open(src)
+	if err != nil {
+		return err
+	}
+	defer in.Close()
+	fi, err := in.Stat()
+	if err != nil {
+		return err
+	}
+	out, err := os.OpenFile(dst, os.O_WRONLY|os.O_CREATE|os.O_EXCL, fi.Mode().Perm())
+	if err != nil {
+		return err
+	}
+	if _, err := io.Copy(out, in); err != nil {
+		out.Close()
+		return err
+	}
+	return out.Close()
 }

@@ -3,19 +3,20 @@ package compare
 // Tests that kill the mutants gremlins found alive in this package
 // (gremlins unleash --workers 2 ./eval/compare; see README, Development).
 //
-// Equivalent mutants (gremlins v0.6.0, 2026-11-25), left alive on purpose:
-//   - compare.go:293 CONDITIONALS_BOUNDARY on `pc.n > 0`: a pair count is
+// Equivalent mutants (gremlins v0.6.0), left alive on purpose, named by
+// function and mutation (line numbers drift; find them with gremlins'
+// output or grep):
+//   - Compare, CONDITIONALS_BOUNDARY on `pc.n > 0`: a pair count is
 //     created only together with its first pair, so n is never 0.
-//   - compare.go:433, :437 and :467 CONDITIONALS_NEGATION on `e != nil &&
-//     err == nil`: a table that fails to render has failed on the writer,
-//     and the next write reports the same error.
-//   - compare.go:271 CONDITIONALS_BOUNDARY on `n > 1`: a samples section
-//     lists only metrics of sampled cases, whose pass^k has at least two
-//     entries, so `len(m.PassHatK) == n` already excludes n = 1.
-//   - samples.go:63 CONDITIONALS_BOUNDARY on `<`: a rate change never has
-//     equal rates.
+//   - Compare, CONDITIONALS_BOUNDARY on `len(m.PassHatK) == n && n > 1`: a
+//     samples section lists only metrics of sampled cases, whose pass^k has
+//     at least two entries, so the length test already excludes n = 1.
+//   - writeSamples, CONDITIONALS_BOUNDARY on the `<` between the two rates:
+//     a rate change never has equal rates.
 
 import (
+	"errors"
+	"strings"
 	"testing"
 
 	"github.com/searchbench/searchbench/eval/report"
@@ -113,5 +114,95 @@ func TestFlipsInSeqOrder(t *testing.T) {
 	}
 	if len(got) != 3 || got[0] != "routing/p" || got[1] != "routing/q" || got[2] != "routing/r" {
 		t.Errorf("flips = %v, want seq order p, q, r", got)
+	}
+}
+
+// TestHeadlineCountsPairedMetrics: with nothing significant, the headline
+// says how many paired metrics were compared, counting each once (a
+// decrement would print a negative count) and leaving unpaired ones out.
+func TestHeadlineCountsPairedMetrics(t *testing.T) {
+	r := &Result{Rows: []Row{{Metric: "a", Paired: true, P: 0.9}, {Metric: "b"}, {Metric: "c", Paired: true, P: 0.5}, {Metric: "d", Paired: true, P: 1}}}
+	if got, want := r.Headline()[0], "Significant changes: none (no paired metric of 3 changed with p < 0.05)"; got != want {
+		t.Errorf("headline = %q, want %q", got, want)
+	}
+}
+
+// failsOnce fails its n-th write only, as a pipe that drops one write
+// would: an error met inside a table must still reach the caller, even
+// though every later write succeeds.
+type failsOnce struct{ n, calls int }
+
+func (f *failsOnce) Write(p []byte) (int, error) {
+	f.calls++
+	if f.calls == f.n {
+		return 0, errors.New("one write lost")
+	}
+	return len(p), nil
+}
+
+// TestWriteKeepsTheFirstError fails each write of the report in turn.
+func TestWriteKeepsTheFirstError(t *testing.T) {
+	a, b := pattern([2]int{5, 0}, [2]int{10, 1}, [2]int{1, 2}, [2]int{1, 3})
+	r, err := Compare(routingRun("seed", a), routingRun("routing-examples", b))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, md := range []bool{false, true} {
+		count := &failsOnce{}
+		if err := Write(count, r, Options{Verbose: true, Markdown: md}); err != nil {
+			t.Fatal(err)
+		}
+		if count.calls < 3 {
+			t.Fatalf("only %d writes; the test shows nothing", count.calls)
+		}
+		for n := 1; n <= count.calls; n++ {
+			if err := Write(&failsOnce{n: n}, r, Options{Verbose: true, Markdown: md}); err == nil {
+				t.Errorf("markdown %v: write %d of %d failed, Write returned nil", md, n, count.calls)
+			}
+		}
+	}
+}
+
+// TestWriteKeepsTheFirstErrorSampled: the same for a sampled comparison,
+// whose pass-rate section comes after the metrics.
+func TestWriteKeepsTheFirstErrorSampled(t *testing.T) {
+	y, n := true, false
+	res, err := Compare(sampledRun("a", []bool{n, n, y}, []bool{y, y, y}), sampledRun("b", []bool{y, y, y}, []bool{n, y, y}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !res.Sampled || len(res.RateChanges) == 0 {
+		t.Fatalf("not a sampled comparison with rate changes: %+v", res)
+	}
+	count := &failsOnce{}
+	if err := Write(count, res, Options{Verbose: true}); err != nil {
+		t.Fatal(err)
+	}
+	for k := 1; k <= count.calls; k++ {
+		if err := Write(&failsOnce{n: k}, res, Options{Verbose: true}); err == nil {
+			t.Errorf("write %d of %d failed, Write returned nil", k, count.calls)
+		}
+	}
+}
+
+// TestFlipRowsNameTheCaseOnce: a flipped case's first check row names the
+// case and the change; the rows of its further checks leave them blank.
+func TestFlipRowsNameTheCaseOnce(t *testing.T) {
+	r := &Result{Flips: []Flip{{Case: "routing/x", ToFail: true, Checks: []CheckChange{{Check: "route", A: "pass", B: "fail"}, {Check: "schema", A: "pass", B: "fail"}}}}}
+	var b strings.Builder
+	if err := Write(&b, r, Options{}); err != nil {
+		t.Fatal(err)
+	}
+	var first, second string
+	for _, l := range strings.Split(b.String(), "\n") {
+		switch {
+		case strings.Contains(l, " route "):
+			first = l
+		case strings.Contains(l, " schema "):
+			second = l
+		}
+	}
+	if !strings.Contains(first, "routing/x") || !strings.Contains(first, "pass→fail") || strings.Contains(second, "routing/x") || strings.Contains(second, "pass→fail") {
+		t.Errorf("flip rows:\n%s\n%s", first, second)
 	}
 }

@@ -22,6 +22,27 @@ var idRE = regexp.MustCompile(`^[a-z0-9][a-z0-9._-]*$`)
 // sample k ≥ 2 of case X is X.s<k>.yaml (record --samples).
 var sampleSuffixRE = regexp.MustCompile(`^(.+)\.s([0-9]+)$`)
 
+// MaxIDLen bounds a case id (and a dataset name) in bytes, so that every
+// file named after it fits the 255 bytes file systems allow in a name: the
+// longest is the temporary a sample cassette is written through,
+// ".<id>.s100.yaml.tmp-<10 digits>" (id + 26 bytes; record --samples is at
+// most 100). 200 leaves room to spare.
+const MaxIDLen = 200
+
+// reservedName says why a dataset (a folder of cassettes named after it)
+// may not be called name, or "".
+func reservedName(name string) string {
+	switch {
+	case strings.HasPrefix(name, "."):
+		return "starts with '.', which marks hidden files, locks and temporaries"
+	case strings.HasPrefix(strings.ToLower(name), "recorded.json"):
+		return "is recorded.json's name: its cassette folder would sit where the shelf keeps recorded.json"
+	case len(name) > MaxIDLen:
+		return fmt.Sprintf("is %d bytes long; at most %d fit every file named after it", len(name), MaxIDLen)
+	}
+	return ""
+}
+
 // LoadDir loads every *.yaml file in dir, sorted by name. Problems in all
 // files are collected into one *Error.
 func LoadDir(dir string) ([]*Dataset, error) {
@@ -92,6 +113,9 @@ func Parse(path string, data []byte) (*Dataset, error) {
 		return nil, newError([]Problem{{File: path, Msg: "empty file"}})
 	}
 	ds := &Dataset{Path: path, Name: nameOf(path)}
+	if why := reservedName(ds.Name); why != "" {
+		p.problems = append(p.problems, Problem{File: path, Msg: fmt.Sprintf("dataset name %q (the file's name) %s; rename the file", ds.Name, why)})
+	}
 	if n := p.header(doc.Content[0], ds); n != nil {
 		if n.Kind != yaml.SequenceNode {
 			p.add(n, "", "cases must be a list")
@@ -175,6 +199,9 @@ func (p *parser) parseCase(ds *Dataset, n *yaml.Node) *Case {
 		c.ID = p.str(f, id, "id")
 		if c.ID != "" && !idRE.MatchString(c.ID) {
 			p.add(f, id, fmt.Sprintf("id %q must match %s", c.ID, idRE))
+		}
+		if len(c.ID) > MaxIDLen {
+			p.add(f, id, fmt.Sprintf("id is %d bytes long; at most %d fit the names of its cassettes (<id>.s<k>.yaml and the temporaries they are written through)", len(c.ID), MaxIDLen))
 		}
 		if m := sampleSuffixRE.FindStringSubmatch(c.ID); m != nil {
 			p.add(f, id, fmt.Sprintf("id %q ends in .s%s, which names the cassette of sample %s of case %q (<case>.s<k>.yaml); choose another id", c.ID, m[2], m[2], m[1]))

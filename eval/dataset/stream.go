@@ -283,6 +283,9 @@ func (s *streamer) run() (*Dataset, []Problem, error) {
 
 	p := &parser{file: s.path}
 	ds := &Dataset{Path: s.path, Name: nameOf(s.path), Kind: kind}
+	if why := reservedName(ds.Name); why != "" {
+		p.problems = append(p.problems, Problem{File: s.path, Msg: fmt.Sprintf("dataset name %q (the file's name) %s; rename the file", ds.Name, why)})
+	}
 	if !isKnownKind(kind) {
 		ds.Kind = ""
 	}

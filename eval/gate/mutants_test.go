@@ -3,26 +3,26 @@ package gate
 // Tests that kill the mutants gremlins found alive in this package
 // (gremlins unleash --workers 2 ./eval/gate; see README, Development).
 //
-// Equivalent mutants (gremlins v0.6.0, 2026-11-25), left alive on purpose:
-//   - config.go:125 ARITHMETIC_BASE / INVERT_NEGATIVES on `a.Col - b.Col`:
-//     problems on one line are produced in column order already (a
-//     mapping's keys are visited left to right), so the column tie-break of
-//     the stable sort never reorders anything.
-//   - config.go:154 CONDITIONALS_BOUNDARY on `i+1 < len(n.Content)`: a YAML
-//     mapping node always holds key/value pairs, an even count, so `<=`
-//     never reaches the out-of-range index.
-//   - config.go:367 CONDITIONALS_BOUNDARY on `len(o.Pattern) > len(best)`:
-//     two distinct patterns of equal length cannot both match one metric
-//     (each would have to be a prefix of the other), and duplicate keys are
-//     rejected.
-//   - gate.go:527/:532 thresholds `m.Value < *t.Min-epsilon` / `> *t.Max+epsilon`
-//     and :639 regression `worse <= tol+epsilon` CONDITIONALS_BOUNDARY: they
-//     differ only when a value equals the bound plus or minus 1e-9 exactly,
-//     which reported (6-decimal) values never do; TestBoundaries pins the
-//     values that matter (on the bound, and a hair beyond).
-//   - write.go:34 CONDITIONALS_NEGATION on `e != nil && err == nil`: a
-//     table that fails to render has failed on the writer, so the next
-//     printf reports the same error.
+// Equivalent mutants (gremlins v0.6.0), left alive on purpose, named by
+// function and mutation (line numbers drift; find them with gremlins'
+// output or grep):
+//   - loader.mapping, CONDITIONALS_BOUNDARY on `i+1 < len(n.Content)`: a
+//     YAML mapping node always holds key/value pairs, an even count, so
+//     `<=` never reaches the out-of-range index.
+//   - Config.rule, CONDITIONALS_BOUNDARY on `len(o.Pattern) >
+//     len(c.Overrides[best].Pattern)`: two distinct patterns of equal
+//     length cannot both match one metric (each would have to be a prefix
+//     of the other), and duplicate keys are rejected.
+//   - evaluation.thresholds, CONDITIONALS_BOUNDARY on `m.Value <
+//     *t.Min-epsilon` and `m.Value > *t.Max+epsilon`, and regression,
+//     CONDITIONALS_BOUNDARY on `worse <= tol+epsilon`: they differ only
+//     when a value equals the bound plus or minus 1e-9 exactly, which
+//     reported (6-decimal) values never do; TestBoundaries pins the values
+//     that matter (on the bound, and a hair beyond).
+// Killed since they were listed as equivalent: Load's column tie-break
+// (TestProblemsOnOneLineInColumnOrder) and Write's `e != nil && err ==
+// nil` (TestWriteKeepsTheFirstError, which found tables dropping write
+// errors).
 
 import (
 	"bytes"
@@ -177,5 +177,55 @@ func TestWriteReportsWriterErrors(t *testing.T) {
 	v := &Verdict{Line: "gate: FAIL", Violations: []Violation{{Kind: KindFlip, Want: "pass", Got: "fail", Explanation: "x"}}}
 	if err := Write(failingWriter{}, v, true); err == nil || !strings.Contains(err.Error(), "disk full") {
 		t.Errorf("err = %v", err)
+	}
+}
+
+// TestProblemsOnOneLineInColumnOrder: a flow-style mapping puts several
+// problems on one line; an unknown key is found before the values are
+// read, so without the column tie-break it would print first.
+func TestProblemsOnOneLineInColumnOrder(t *testing.T) {
+	_, err := Load("g.yaml", []byte("regressions: {tolerance: x, metrics: {nope.*: {tolerance: -1}}, bogus: 1}\n"), score.All())
+	if err == nil {
+		t.Fatal("want problems")
+	}
+	var cols []string
+	for _, l := range strings.Split(err.Error(), "\n") {
+		if rest, ok := strings.CutPrefix(strings.TrimSpace(l), "g.yaml:1:"); ok {
+			col, _, _ := strings.Cut(rest, ":")
+			cols = append(cols, col)
+		}
+	}
+	if got := strings.Join(cols, ","); got != "26,39,59,65" {
+		t.Errorf("columns %s, want 26,39,59,65:\n%v", got, err)
+	}
+}
+
+// failsOnce fails its n-th write only: an error met inside a table must
+// reach the caller though every later write succeeds.
+type failsOnce struct{ n, calls int }
+
+func (f *failsOnce) Write(p []byte) (int, error) {
+	f.calls++
+	if f.calls == f.n {
+		return 0, errors.New("one write lost")
+	}
+	return len(p), nil
+}
+
+func TestWriteKeepsTheFirstError(t *testing.T) {
+	v := &Verdict{Line: "gate: FAIL", Violations: []Violation{{Kind: KindFlip, Metric: "routing.accuracy", Case: "routing/a", Want: "pass", Got: "fail", Explanation: "x"}, {Kind: KindThreshold, Metric: "schema.valid", Want: "≥ 0.9", Got: "0.5"}}, NewCases: []string{"routing/new"}}
+	for _, md := range []bool{false, true} {
+		count := &failsOnce{}
+		if err := Write(count, v, md); err != nil {
+			t.Fatal(err)
+		}
+		if count.calls < 3 {
+			t.Fatalf("only %d writes", count.calls)
+		}
+		for n := 1; n <= count.calls; n++ {
+			if err := Write(&failsOnce{n: n}, v, md); err == nil {
+				t.Errorf("markdown %v: write %d of %d failed, Write returned nil", md, n, count.calls)
+			}
+		}
 	}
 }

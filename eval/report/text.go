@@ -265,6 +265,21 @@ func (t *textWriter) table(title string, header []string, rows [][]string, notes
 	}
 }
 
+// errWriter remembers the first error of w and writes nothing after it.
+type errWriter struct {
+	w   io.Writer
+	err error
+}
+
+func (e *errWriter) Write(p []byte) (int, error) {
+	if e.err != nil {
+		return 0, e.err
+	}
+	n, err := e.w.Write(p)
+	e.err = err
+	return n, err
+}
+
 // RenderTable writes a titled table with notes under it, in the terminal
 // style or as GitHub Markdown. Terminal cells wrap at a fixed width (never
 // the terminal's, so output is deterministic); Markdown cells are escaped
@@ -299,13 +314,18 @@ func RenderTable(w io.Writer, markdown bool, title string, header []string, rows
 	if err != nil {
 		return err
 	}
-	tb := tablewriter.NewTable(w, opts...)
+	// tablewriter drops its writer's errors: keep the first one.
+	ew := &errWriter{w: w}
+	tb := tablewriter.NewTable(ew, opts...)
 	tb.Header(header)
 	if err := tb.Bulk(rows); err != nil {
 		return fmt.Errorf("table %q: %w", title, err)
 	}
 	if err := tb.Render(); err != nil {
 		return fmt.Errorf("table %q: %w", title, err)
+	}
+	if ew.err != nil {
+		return ew.err
 	}
 	if markdown && len(notes) > 0 {
 		printf("\n")

@@ -13,6 +13,7 @@ import (
 
 	"github.com/searchbench/searchbench/eval/dataset"
 	"github.com/searchbench/searchbench/fixtures"
+	"github.com/searchbench/searchbench/internal/fsutil"
 )
 
 // TestEveryFaultRecordsLiveStyleAndReplays records every shipped routing
@@ -67,7 +68,7 @@ func TestEveryFaultRecordsLiveStyleAndReplays(t *testing.T) {
 	files := func(dir string) map[string][]byte {
 		out := map[string][]byte{}
 		filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
-			if err == nil && !d.IsDir() {
+			if err == nil && !d.IsDir() && d.Name() != fsutil.LockName {
 				b, _ := os.ReadFile(p)
 				rel, _ := filepath.Rel(dir, p)
 				out[rel] = b

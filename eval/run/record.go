@@ -13,6 +13,7 @@ import (
 	"github.com/searchbench/searchbench/eval/dataset"
 	"github.com/searchbench/searchbench/eval/vcr"
 	"github.com/searchbench/searchbench/fixtures/sim"
+	"github.com/searchbench/searchbench/internal/fsutil"
 	"github.com/searchbench/searchbench/internal/secret"
 	"github.com/searchbench/searchbench/orchestrator"
 	"github.com/searchbench/searchbench/orchestrator/httpx"
@@ -111,6 +112,23 @@ func Record(ctx context.Context, items []Item, opts RecordOptions) error {
 		return fmt.Errorf("unknown backend %q (want %s or %s)", opts.Backend, BackendSim, BackendLive)
 	}
 	shelf := opts.Shelf()
+	// One recording per shelf at a time, and no replay reads it meanwhile:
+	// the cassettes and recorded.json change together under this lock.
+	// The folders cassettes are written into must be what they say: a link
+	// would send the writes outside the project.
+	for _, d := range []string{opts.Cassettes, filepath.Join(opts.Cassettes, shelf.Variant), shelf.Dir()} {
+		if err := fsutil.RefuseSymlink(d); err != nil {
+			return fmt.Errorf("cassette folder: %w", err)
+		}
+	}
+	unlock, err := fsutil.LockDir(shelf.Dir())
+	if err != nil {
+		return err
+	}
+	defer unlock()
+	// Under the lock no other recording writes here: what temporaries a
+	// killed one left can go.
+	fsutil.SweepTree(shelf.Dir())
 	manifest, err := shelf.LoadManifest()
 	if err != nil {
 		return err
@@ -135,6 +153,9 @@ func Record(ctx context.Context, items []Item, opts RecordOptions) error {
 	for _, it := range items {
 		if !NeedsTraffic(it.Case) {
 			continue
+		}
+		if err := fsutil.RefuseSymlink(filepath.Dir(shelf.Path(it.Case))); err != nil {
+			return fmt.Errorf("cassette folder: %w", err)
 		}
 		traffic = append(traffic, it)
 		if e, ok := manifest.Cases[it.Case.Key()]; ok && e.Backend == BackendLive && opts.Backend == BackendSim && !opts.Force {
@@ -230,7 +251,7 @@ func Pending(items []Item, shelf Shelf, v *prompts.Variant, samples int) ([]Item
 			continue
 		}
 		chk := m.Check(shelf, v, it.Case)
-		if chk.Status != StatusCurrent || samples > 0 && chk.Entry.SampleCount() != samples {
+		if chk.Status != StatusCurrent || samples > 0 && chk.Entry.SampleCount() != samples || !shelf.Verify(it.Case, chk.Entry) {
 			out = append(out, it)
 		}
 	}
@@ -266,11 +287,20 @@ func (o *RecordOptions) recordOne(ctx context.Context, shelf Shelf, c *dataset.C
 		recs = append(recs, rec)
 		sessions = append(sessions, sess)
 	}
+	sums := make([]string, 0, len(recs))
 	for i, rec := range recs {
 		if err := rec.Save(); err != nil {
 			recs = recs[i+1:]
 			return Entry{}, fmt.Errorf("case %s: %w", c.Key(), err)
 		}
+		// The sum of what is on disk now, read back under the shelf's lock:
+		// recorded.json promises exactly these bytes.
+		sum, err := FileSum(shelf.SamplePath(c, i+1))
+		if err != nil {
+			recs = recs[i+1:]
+			return Entry{}, fmt.Errorf("case %s: reading back its cassette: %w", c.Key(), err)
+		}
+		sums = append(sums, sum)
 	}
 	recs = nil
 	// Samples beyond n from an earlier recording would be read by nothing
@@ -280,7 +310,7 @@ func (o *RecordOptions) recordOne(ctx context.Context, shelf Shelf, c *dataset.C
 			return Entry{}, fmt.Errorf("case %s: removing the sample cassette of an earlier recording: %w", c.Key(), err)
 		}
 	}
-	e := entryOf(o.Variant, o.Backend, o.Policy, sessions)
+	e := entryOf(o.Variant, o.Backend, o.Policy, sessions, sums)
 	if o.Backend == BackendLive {
 		e.Model, e.BaseURLs = o.liveSource()
 	}
@@ -323,6 +353,10 @@ func (o *RecordOptions) recordSample(ctx context.Context, shelf Shelf, c *datase
 		for _, v := range simKeys {
 			ropts.Secrets = append(ropts.Secrets, v)
 		}
+		// The configured keys and base URL credentials are scrubbed as in
+		// a live recording: a prompt or a dataset may carry one into a
+		// request body, and the simulator echoes request text back.
+		ropts.Secrets = append(ropts.Secrets, secret.FromEnv(o.Getenv).Values()...)
 	} else {
 		// The one list of secrets: every key and every base URL's password
 		// and credential query values.

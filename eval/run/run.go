@@ -26,6 +26,8 @@ import (
 	"github.com/searchbench/searchbench/eval/report"
 	"github.com/searchbench/searchbench/eval/score"
 	"github.com/searchbench/searchbench/eval/vcr"
+	"github.com/searchbench/searchbench/internal/fsutil"
+	"github.com/searchbench/searchbench/internal/secret"
 	"github.com/searchbench/searchbench/orchestrator"
 	"github.com/searchbench/searchbench/orchestrator/answer"
 	"github.com/searchbench/searchbench/orchestrator/executor"
@@ -90,6 +92,7 @@ type Options struct {
 	manifest *Manifest         // the shelf's recorded.json, read by Replay
 	shelf    Shelf             // resolved by Replay before any case runs
 	bases    map[string]string // the replay's own base URLs, by service
+	secrets  *secret.Set       // of Getenv's base URLs, scrubbed from miss diffs
 }
 
 // replayKey is the placeholder key replays run with: requests are matched
@@ -108,11 +111,24 @@ func Replay(ctx context.Context, items Items, opts Options, meta report.Meta, w 
 	opts.defaults()
 	agg := report.NewAggregate(opts.Scorers)
 	shelf := opts.Shelf()
+	// A recording into the shelf holds its lock while cassettes and
+	// recorded.json change: wait for it, and keep it out while replaying.
+	// (A shelf that does not exist yet is not created by a replay.)
+	if fi, err := os.Lstat(shelf.Dir()); err == nil && fi.IsDir() {
+		unlock, err := fsutil.LockDirShared(shelf.Dir())
+		if err != nil {
+			return report.Summary{}, err
+		}
+		defer unlock()
+	}
 	m, recorded, err := prepare(items, shelf)
 	if err != nil {
 		return report.Summary{}, err
 	}
 	opts.manifest, opts.shelf = m, shelf
+	if opts.Getenv != nil {
+		opts.secrets = secret.FromEnv(opts.Getenv)
+	}
 	meta.Variant, meta.VariantHash, meta.Mode = opts.Variant.Name, opts.Variant.Hash, opts.Mode
 	recorded.fill(&meta)
 	opts.bases = serviceBases(opts.Getenv)
@@ -343,10 +359,11 @@ func (o *Options) replayTraffic(ctx context.Context, in *score.Input, k int) (*t
 	c := in.Case
 	shelf := o.shelf
 	path := shelf.SamplePath(c, k)
-	ropts := vcr.ReplayOptions{Case: c.Key(), Clock: vcr.NewClock(), Cache: o.Cache}
+	ropts := vcr.ReplayOptions{Case: c.Key(), Clock: vcr.NewClock(), Cache: o.Cache, Secrets: o.secrets}
 	chk := Check{Status: StatusCurrent}
 	if o.manifest != nil {
 		chk = o.manifest.Check(shelf, o.Variant, c)
+		ropts.Sum = chk.Entry.Sum(k)
 	}
 	ropts.Services = replayServices(o.bases, chk.Entry.BaseURLs)
 	if o.Rerecord != nil {

@@ -163,6 +163,30 @@ type Entry struct {
 	// always recorded at the services' default URLs.
 	Model    string            `json:"model,omitempty"`
 	BaseURLs map[string]string `json:"base_urls,omitempty"`
+	// Sums are the sha256 (hex, first 16 bytes) of each sample's cassette
+	// as recorded, sample 1 first. A replay refuses a cassette whose bytes
+	// differ: a recording that was killed, or ran out of disk, between
+	// writing a case's cassettes and this file leaves cassettes the entry
+	// does not describe. Absent in manifests written before sums were kept
+	// (those cassettes are not checked).
+	Sums []string `json:"sums,omitempty"`
+}
+
+// Sum is the sum of sample k (from 1), "" when the entry keeps none.
+func (e Entry) Sum(k int) string {
+	if k < 1 || k > len(e.Sums) {
+		return ""
+	}
+	return e.Sums[k-1]
+}
+
+// FileSum is a cassette's sum as Entry.Sums keeps it.
+func FileSum(path string) (string, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return "", err
+	}
+	return vcr.Sum(b), nil
 }
 
 // SampleCount is how many samples the entry's case has on the shelf.
@@ -393,10 +417,10 @@ func UsedFiles(s *trace.Session) []string {
 	return out
 }
 
-// entryOf is the manifest entry of a case just recorded, one session per
-// sample.
-func entryOf(v *prompts.Variant, backend, policy string, sessions []*trace.Session) Entry {
-	e := Entry{Backend: backend, VariantHash: v.Hash, Files: map[string]string{}}
+// entryOf is the manifest entry of a case just recorded, one session and
+// one cassette sum per sample.
+func entryOf(v *prompts.Variant, backend, policy string, sessions []*trace.Session, sums []string) Entry {
+	e := Entry{Backend: backend, VariantHash: v.Hash, Files: map[string]string{}, Sums: sums}
 	if backend == BackendSim {
 		e.Policy = policy
 	}
@@ -429,6 +453,17 @@ func (e *StaleError) Error() string {
 		s += "; re-record what is stale with: " + e.Hint
 	}
 	return s
+}
+
+// Verify reports whether every sample cassette of the entry's case holds
+// the bytes the entry's sums describe (an entry without sums passes).
+func (s Shelf) Verify(c *dataset.Case, e Entry) bool {
+	for k := 1; k <= len(e.Sums); k++ {
+		if sum, err := FileSum(s.SamplePath(c, k)); err != nil || sum != e.Sum(k) {
+			return false
+		}
+	}
+	return true
 }
 
 // UnlistedError is the error of a cassette recorded.json does not know.

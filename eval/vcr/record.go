@@ -2,8 +2,11 @@ package vcr
 
 import (
 	"cmp"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
+	"io"
 	"net/http"
 	"net/url"
 	"os"
@@ -63,7 +66,25 @@ type Recording struct {
 
 	mu       sync.Mutex
 	finished bool
-	failures []string
+	failures []failure // requests that failed and were not since sent again successfully
+}
+
+// failure is a request that failed in transport: what it was (method, URL
+// and a hash of its body) and why.
+type failure struct{ key, msg string }
+
+// requestKey names a request by method, URL and body, so that a retry of
+// it is recognised. The body is read through GetBody (set for the
+// clients' in-memory bodies); without it the key has no body part.
+func requestKey(req *http.Request) string {
+	h := sha256.New()
+	if req.GetBody != nil {
+		if b, err := req.GetBody(); err == nil {
+			io.Copy(h, b)
+			b.Close()
+		}
+	}
+	return req.Method + " " + req.URL.String() + " " + hex.EncodeToString(h.Sum(nil))
 }
 
 // StartRecording begins recording the cassette at path, which must end in
@@ -161,8 +182,12 @@ func sortInteractions(is []*cassette.Interaction) {
 }
 
 // RoundTrip sends req through the real transport and records the exchange.
-// A failed request (transport error, cancellation) marks the recording as
-// failed: Save then refuses to write it, since replay could not reproduce it.
+// A failed request (transport error, cancellation) is not recorded and
+// marks the recording as failed: Save then refuses to write it, since replay
+// could not reproduce it; unless the same request (method, URL, body) is
+// later sent again and succeeds, as a client's retry of a reset connection
+// does. The cassette then holds the success only, which is what a replay
+// asks for once.
 func (r *Recording) RoundTrip(req *http.Request) (*http.Response, error) {
 	r.mu.Lock()
 	finished := r.finished
@@ -170,15 +195,21 @@ func (r *Recording) RoundTrip(req *http.Request) (*http.Response, error) {
 	if finished {
 		return nil, fmt.Errorf("recording %s: %s %s after Save or Discard", r.path, req.Method, redactURL(req.URL))
 	}
+	key := requestKey(req)
 	resp, err := r.rec.RoundTrip(req)
 	if err != nil {
 		// The error text may quote the URL; scrub known secrets from it.
 		msg := r.secret.secrets().String(err.Error())
 		r.mu.Lock()
-		r.failures = append(r.failures, fmt.Sprintf("%s %s: %s", req.Method, redactURL(req.URL), msg))
+		r.failures = append(r.failures, failure{key, fmt.Sprintf("%s %s: %s", req.Method, redactURL(req.URL), msg)})
 		r.mu.Unlock()
 		return nil, fmt.Errorf("recording %s: %w", r.path, err)
 	}
+	r.mu.Lock()
+	if i := slices.IndexFunc(r.failures, func(f failure) bool { return f.key == key }); i >= 0 {
+		r.failures = slices.Delete(r.failures, i, i+1) // retried, and it worked
+	}
+	r.mu.Unlock()
 	return resp, nil
 }
 
@@ -194,8 +225,8 @@ func (r *Recording) Save() error {
 	}
 	r.finished = true
 	if len(r.failures) > 0 {
-		return fmt.Errorf("saving cassette %s: %d request(s) failed during recording, not saved; first: %s",
-			r.path, len(r.failures), r.failures[0])
+		return fmt.Errorf("saving cassette %s: %d request(s) failed during recording and were not retried successfully, not saved; first: %s",
+			r.path, len(r.failures), r.failures[0].msg)
 	}
 	if err := r.rec.Stop(); err != nil {
 		return fmt.Errorf("saving cassette %s: %w", r.path, err)
@@ -264,9 +295,10 @@ func (rd *redirect) RoundTrip(req *http.Request) (*http.Response, error) {
 	return rd.base.RoundTrip(out)
 }
 
-// redactURL renders u with the password of its userinfo and the query
-// values of secret fields (api_key=...) replaced, for cassettes, matching
-// and error messages alike.
+// redactURL renders u with the password of its userinfo and every query
+// value replaced, for cassettes, matching and error messages alike: a
+// gateway's ?token=, ?sig= or ?code= is as secret as an api_key, and the
+// clients' request URLs take their query strings from the base URLs alone.
 func redactURL(u *url.URL) string {
 	if u == nil {
 		return ""
@@ -280,16 +312,10 @@ func redactURL(u *url.URL) string {
 	if u.RawQuery != "" {
 		q := u.Query()
 		for k := range q {
-			for _, f := range SecretFields {
-				if strings.EqualFold(k, f) {
-					q[k] = []string{Redacted}
-					changed = true
-				}
-			}
+			q[k] = []string{Redacted}
 		}
-		if changed {
-			v.RawQuery = q.Encode()
-		}
+		v.RawQuery = q.Encode()
+		changed = true
 	}
 	if !changed {
 		return u.String()

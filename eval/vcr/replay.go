@@ -2,6 +2,8 @@ package vcr
 
 import (
 	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -10,6 +12,7 @@ import (
 	"net/http"
 	"net/url"
 	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
@@ -17,6 +20,7 @@ import (
 
 	"gopkg.in/dnaeon/go-vcr.v4/pkg/cassette"
 
+	"github.com/searchbench/searchbench/internal/secret"
 	"github.com/searchbench/searchbench/orchestrator/httpx"
 )
 
@@ -48,6 +52,14 @@ type ReplayOptions struct {
 	// The YAML is still read and hashed: an entry of other bytes is never
 	// used. Replays with and without it are identical.
 	Cache *Cache
+
+	// Sum, when set, is the sum (Sum) the cassette's bytes must have: what
+	// recorded.json says was recorded. Other bytes are a *ChangedError.
+	Sum string
+
+	// Secrets are scrubbed from a miss's live request before its diff is
+	// cut to length: a live body may carry a key a prompt or dataset holds.
+	Secrets *secret.Set
 }
 
 // Replayer is an http.RoundTripper that answers requests from one cassette
@@ -107,6 +119,11 @@ func OpenReplayWith(path string, opts ReplayOptions) (*Replayer, error) {
 	}
 	if err != nil {
 		return nil, fmt.Errorf("replaying cassette %s: %w", path, err)
+	}
+	if opts.Sum != "" {
+		if got := Sum(data); got != opts.Sum {
+			return nil, &ChangedError{Path: path, Case: opts.Case, Rerecord: opts.Rerecord, Want: opts.Sum, Got: got}
+		}
 	}
 	ints, err := opts.Cache.load(name, data) // keeps nothing of data
 	if err != nil {
@@ -450,6 +467,30 @@ func (e *MissingCassetteError) Unwrap() []error {
 	return []error{cassette.ErrCassetteNotFound, e.Err}
 }
 
+// Sum is the hex of the first 16 bytes of data's sha256: how recorded.json
+// names a cassette's content.
+func Sum(data []byte) string {
+	s := sha256.Sum256(data)
+	return hex.EncodeToString(s[:16])
+}
+
+// ChangedError reports a cassette whose bytes are not those recorded.json
+// describes: a recording was interrupted (killed, out of disk) after writing
+// it and before recording what it wrote, or something else changed it.
+type ChangedError struct {
+	Path, Case, Rerecord string
+	Want, Got            string // sums
+}
+
+func (e *ChangedError) Error() string {
+	s := fmt.Sprintf("cassette %s (case %s) is not the one recorded.json describes (sum %s, recorded %s): a recording was interrupted or the file was changed, so nothing says how it was recorded",
+		filepath.ToSlash(e.Path), e.Case, e.Got, e.Want)
+	if e.Rerecord != "" {
+		s += "; re-record it with: " + e.Rerecord
+	}
+	return s
+}
+
 // MissError reports a request that no unused recorded interaction matches.
 // The runner fills Case and Rerecord when the Replayer's options did not.
 type MissError struct {
@@ -514,7 +555,10 @@ func (r *Replayer) miss(method string, u *url.URL, live string) *MissError {
 	if r.used[best] {
 		e.Closest = fmt.Sprintf("%s %s (interaction %d, already replayed)", in.Method, in.URL, in.ID)
 	}
-	e.Diff = diffText(text, missText(method, e.URL, live), maxDiffLines)
+	// Scrub, then cut: diffText clips lines, which would leave a key's
+	// first characters where the scrubber could not recognise them.
+	sec := r.opts.Secrets
+	e.Diff = diffText(sec.String(text), sec.String(missText(method, e.URL, live)), maxDiffLines)
 	return e
 }
 

@@ -807,3 +807,70 @@ func TestCanonStatesOfOtherRulesIgnored(t *testing.T) {
 		t.Fatalf("replayed %v, %v; want the interaction whose body is {\"a\":3} once seed is volatile", got, err)
 	}
 }
+
+// TestRetriedResetKeepsTheCase: a connection reset that the client retried
+// successfully leaves a cassette of the successes alone, which replays;
+// a reset never retried still refuses the save.
+func TestRetriedResetKeepsTheCase(t *testing.T) {
+	_, srv := newFakeAPI(t)
+	calls := caseCalls("reset once", false)
+	path := filepath.Join(t.TempDir(), "case.yaml")
+	var mu sync.Mutex
+	n := 0
+	resetSecond := func(rt http.RoundTripper) http.RoundTripper {
+		return roundTripFunc(func(r *http.Request) (*http.Response, error) {
+			mu.Lock()
+			n++
+			reset := n == 2
+			mu.Unlock()
+			if reset {
+				return nil, errors.New("read: connection reset by peer")
+			}
+			return rt.RoundTrip(r)
+		})
+	}
+	rec, err := StartRecording(path, RecordOptions{Deterministic: true, Real: resetSecond(Redirect(mustURL(t, srv.URL), nil))})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var want []result
+	for i, c := range calls {
+		got, err := send(t, rec, []call{c})
+		if err != nil {
+			if i != 1 {
+				t.Fatalf("call %d: %v", i, err)
+			}
+			got, err = send(t, rec, []call{c}) // the client's retry
+			if err != nil {
+				t.Fatal(err)
+			}
+		}
+		want = append(want, got...)
+	}
+	if err := rec.Save(); err != nil {
+		t.Fatalf("a case whose every request finally succeeded was not saved: %v", err)
+	}
+	rp, err := OpenReplay(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := send(t, rp, calls)
+	if err != nil || !reflect.DeepEqual(got, want) {
+		t.Fatalf("replay: %v\n got %v\nwant %v", err, got, want)
+	}
+	if u := rp.Unused(); len(u) > 0 {
+		t.Errorf("the cassette holds more than the successes: %v unused", u)
+	}
+
+	// Not retried: refused.
+	n = 0
+	rec, _ = StartRecording(path, RecordOptions{Deterministic: true, Real: resetSecond(Redirect(mustURL(t, srv.URL), nil))})
+	send(t, rec, calls[:1])
+	if _, err := send(t, rec, calls[1:2]); err == nil {
+		t.Fatal("want the reset")
+	}
+	send(t, rec, calls[2:])
+	if err := rec.Save(); err == nil || !strings.Contains(err.Error(), "not retried successfully") {
+		t.Fatalf("Save after an unretried reset: %v", err)
+	}
+}

@@ -8,6 +8,21 @@ import (
 	"path/filepath"
 )
 
+// Fault, when set, is called before each step that changes what a reader
+// sees or that a full disk would fail: "write" (a temporary's content),
+// "rename" (a file into place), "swap" (a set folder into place). The error
+// it returns is that step's error. It is for crash and full-disk tests,
+// which make it fail with ENOSPC or end the process at the step; it must be
+// set before any writer starts.
+var Fault func(step, name string) error
+
+func fault(step, name string) error {
+	if Fault == nil {
+		return nil
+	}
+	return Fault(step, name)
+}
+
 // WriteFileAtomic writes data to name through a temporary file in the same
 // directory, synced and then renamed over name. Parent directories are created.
 // On any error the previous content of name is left intact.
@@ -32,6 +47,7 @@ func writeFileAtomic(name string, data []byte, perm os.FileMode, sync bool) (err
 	if err != nil {
 		return fmt.Errorf("writing %s: %w", name, err)
 	}
+	holdTemp(f) // Sweep leaves it alone while this process lives
 	tmp := f.Name()
 	defer func() {
 		if err != nil {
@@ -39,6 +55,9 @@ func writeFileAtomic(name string, data []byte, perm os.FileMode, sync bool) (err
 			os.Remove(tmp)
 		}
 	}()
+	if err = fault("write", name); err != nil {
+		return fmt.Errorf("writing %s: %w", name, err)
+	}
 	if _, err = f.Write(data); err != nil {
 		return fmt.Errorf("writing %s: %w", name, err)
 	}
@@ -51,6 +70,9 @@ func writeFileAtomic(name string, data []byte, perm os.FileMode, sync bool) (err
 		}
 	}
 	if err = f.Close(); err != nil {
+		return fmt.Errorf("writing %s: %w", name, err)
+	}
+	if err = fault("rename", name); err != nil {
 		return fmt.Errorf("writing %s: %w", name, err)
 	}
 	if err = os.Rename(tmp, name); err != nil {
@@ -77,6 +99,7 @@ func CreateAtomic(name string) (*AtomicFile, error) {
 	if err != nil {
 		return nil, fmt.Errorf("writing %s: %w", name, err)
 	}
+	holdTemp(f)
 	return &AtomicFile{File: f, name: name}, nil
 }
 
@@ -93,6 +116,9 @@ func (f *AtomicFile) Commit() error {
 	}
 	if cerr := f.File.Close(); err == nil {
 		err = cerr
+	}
+	if err == nil {
+		err = fault("rename", f.name)
 	}
 	if err == nil {
 		err = os.Rename(tmp, f.name)

@@ -7,13 +7,24 @@
 // decodes JSON escapes (\uXXXX, \/) and percent-encoding (%2B) on the fly,
 // searches the decoded text, and redacts the original bytes that decoded to
 // the secret, so "csk-\u0061bc…" and "tvly%2Bkey%3D" are caught as surely as
-// the raw key. A provider-masked key (csk-LEAKC********7890) is partial key
-// material too and is redacted when its visible ends match a known secret.
+// the raw key. A key base64-encoded inside a longer blob (standard or URL
+// alphabet, at any of the three byte alignments) is found too. A
+// provider-masked key (csk-LEAKC********7890) is partial key material and is
+// redacted when its visible ends match a known secret.
+//
+// Text is often cut before it reaches a sink (an error excerpt of 200
+// characters, a diff line), so what a cut leaves of a secret is redacted as
+// surely as the whole: a run of at least FragLen bytes that starts or ends
+// a secret, or one of its base64 forms, is secret material wherever it
+// occurs. (Runs from a secret's middle are not: "sim-cerebras-key" must not
+// redact the host api.cerebras.ai.)
 package secret
 
 import (
 	"bytes"
 	"cmp"
+	"encoding/base64"
+	"maps"
 	"net/url"
 	"slices"
 	"strings"
@@ -27,11 +38,16 @@ const Redacted = "REDACTED"
 // wherever they occur would redact ordinary words (vLLM's "EMPTY" key).
 const MinLen = 6
 
+// FragLen is the shortest fragment of a secret that is redacted on its own:
+// what remains of a key that a cut split. Eight characters of a random key
+// are beyond guessing; shorter runs would redact ordinary words.
+const FragLen = 8
+
 // KeyEnv lists the environment variables that hold API keys.
 var KeyEnv = []string{"CEREBRAS_API_KEY", "OPENAI_API_KEY", "TAVILY_API_KEY", "EXA_API_KEY"}
 
 // URLEnv lists the environment variables that hold base URLs, whose
-// passwords and key-like query values are secrets.
+// passwords and query values are secrets.
 var URLEnv = []string{"SEARCHBENCH_LLM_BASE_URL", "TAVILY_BASE_URL", "EXA_BASE_URL"}
 
 // secretQuery matches query parameter names whose values are credentials.
@@ -40,8 +56,15 @@ var secretQuery = []string{"key", "token", "secret", "password", "passwd", "auth
 // Set is a list of secret values. The zero value and nil hold none. A Set is
 // immutable after construction and safe for concurrent use.
 type Set struct {
-	vals []string // unique, longest first
+	vals  []string            // unique, longest first
+	pats  []string            // vals and their base64 forms
+	heads map[string][]string // first FragLen bytes → the patterns they start
+	tails map[string][]string // last FragLen bytes → the patterns they end
+	bloom []uint64            // bit h(gram) set for every head and tail: a cheap first test
 }
+
+// bloomBits is the size of a Set's gram filter (8 KiB).
+const bloomBits = 1 << 16 // bloomBit's 16 bits
 
 // New returns a Set of the given values; empty and short ones are dropped.
 func New(values ...string) *Set {
@@ -56,8 +79,73 @@ func New(values ...string) *Set {
 	slices.SortFunc(s.vals, func(a, b string) int {
 		return cmp.Or(cmp.Compare(len(b), len(a)), strings.Compare(a, b))
 	})
+	for _, v := range s.vals {
+		s.pats = append(s.pats, v)
+		for _, f := range Base64Forms(v) {
+			if !slices.Contains(s.pats, f) {
+				s.pats = append(s.pats, f)
+			}
+		}
+	}
+	s.heads, s.tails = map[string][]string{}, map[string][]string{}
+	s.bloom = make([]uint64, bloomBits/64)
+	for _, p := range s.pats {
+		if len(p) < FragLen {
+			continue
+		}
+		head, tail := p[:FragLen], p[len(p)-FragLen:]
+		s.heads[head] = append(s.heads[head], p)
+		s.tails[tail] = append(s.tails[tail], p)
+		for _, g := range []string{head, tail} {
+			h := bloomBit(gramHash(g))
+			s.bloom[h/64] |= 1 << (h % 64)
+		}
+	}
 	return s
 }
+
+// Base64Forms returns what a base64 encoding of a longer blob holding v
+// always contains, whatever surrounds v: for each of the three byte
+// alignments of v in the blob and each alphabet (standard, URL), the
+// characters that encode v's bits alone.
+func Base64Forms(v string) []string {
+	var out []string
+	for _, enc := range []*base64.Encoding{base64.RawStdEncoding, base64.RawURLEncoding} {
+		for a := 0; a < 3; a++ {
+			blob := enc.EncodeToString(append(make([]byte, a), v...))
+			lo, hi := (8*a+5)/6, 8*(a+len(v))/6 // chars whose 6 bits all come from v
+			if hi-lo < FragLen || slices.Contains(out, blob[lo:hi]) {
+				continue
+			}
+			out = append(out, blob[lo:hi])
+		}
+	}
+	return out
+}
+
+// A gram's hash is a polynomial in hashBase over its bytes, so that the
+// scan rolls it along the text a byte at a time.
+const hashBase = 16777619
+
+// hashOut is hashBase^FragLen: what the byte leaving the window weighs.
+var hashOut = func() uint32 {
+	p := uint32(1)
+	for range FragLen {
+		p *= hashBase
+	}
+	return p
+}()
+
+func gramHash(g string) uint32 {
+	h := uint32(0)
+	for i := 0; i < len(g); i++ {
+		h = h*hashBase + uint32(g[i])
+	}
+	return h
+}
+
+// bloomBit maps a gram hash to a bit of the filter.
+func bloomBit(h uint32) uint32 { return (h * 2654435761) >> (32 - 16) }
 
 // FromEnv collects every configured secret: the API keys of KeyEnv and the
 // URL passwords and credential query values of the base URLs in URLEnv.
@@ -72,21 +160,26 @@ func FromEnv(getenv func(string) string) *Set {
 	return New(vals...)
 }
 
-// OfURL returns the secrets a URL carries: its userinfo password and the
-// values of credential-like query parameters (api_key, token, …).
+// OfURL returns the secrets a URL carries: its userinfo (user name and
+// password) and the value of every query parameter, whatever its name
+// (gateways take ?token=, ?sig=, ?code=…). Values shorter than MinLen are
+// dropped by New.
 func OfURL(raw string) []string {
 	u, err := url.Parse(strings.TrimSpace(raw))
 	if err != nil || raw == "" {
 		return nil
 	}
 	var out []string
-	if p, ok := u.User.Password(); ok {
-		out = append(out, p)
-	}
-	for k, vs := range u.Query() {
-		if isCredentialName(k) {
-			out = append(out, vs...)
+	if u.User != nil {
+		out = append(out, u.User.Username())
+		if p, ok := u.User.Password(); ok {
+			out = append(out, p)
 		}
+	}
+	q := u.Query()
+	keys := slices.Sorted(maps.Keys(q))
+	for _, k := range keys {
+		out = append(out, q[k]...)
 	}
 	return out
 }
@@ -159,40 +252,72 @@ type span struct{ lo, hi int }
 
 // find returns the merged, ordered byte ranges of b that hold a secret.
 func (s *Set) find(b []byte) []span {
-	var spans []span
-	// Raw occurrences first: the cheap and common case.
-	for _, v := range s.vals {
-		spans = appendAll(spans, b, []byte(v), nil)
-	}
+	spans := s.findIn(nil, b, nil)
 	// Encoded occurrences: only when b has an escape at all.
 	if bytes.IndexByte(b, '\\') >= 0 || bytes.IndexByte(b, '%') >= 0 {
 		dec, src := decode(b)
 		if len(dec) != len(b) {
-			for _, v := range s.vals {
-				spans = appendAll(spans, dec, []byte(v), src)
-			}
+			spans = s.findIn(spans, dec, src)
 		}
 	}
 	spans = append(spans, s.masked(b)...)
 	return merge(spans)
 }
 
-// appendAll appends the ranges where pat occurs in text, mapped back to the
-// original bytes through src (nil: text is the original).
-func appendAll(spans []span, text, pat []byte, src []int) []span {
-	for off := 0; ; {
-		i := bytes.Index(text[off:], pat)
-		if i < 0 {
-			return spans
-		}
-		lo, hi := off+i, off+i+len(pat)
+// findIn appends the ranges of text holding a whole secret shorter than
+// FragLen, or a run of at least FragLen bytes that starts or ends a secret
+// or one of its base64 forms (a whole one both starts and ends it). Ranges
+// are mapped back to the original bytes through src (nil: text is the
+// original).
+func (s *Set) findIn(spans []span, text []byte, src []int) []span {
+	add := func(lo, hi int) {
 		if src != nil {
-			spans = append(spans, span{src[lo], src[hi]})
-		} else {
-			spans = append(spans, span{lo, hi})
+			lo, hi = src[lo], src[hi]
 		}
-		off = hi
+		spans = append(spans, span{lo, hi})
 	}
+	for _, v := range s.vals {
+		if len(v) < FragLen {
+			for off := 0; ; {
+				i := bytes.Index(text[off:], []byte(v))
+				if i < 0 {
+					break
+				}
+				add(off+i, off+i+len(v))
+				off += i + len(v)
+			}
+		}
+	}
+	if len(text) < FragLen {
+		return spans
+	}
+	h := gramHash(string(text[:FragLen-1]))
+	for i := 0; i+FragLen <= len(text); i++ {
+		h = h*hashBase + uint32(text[i+FragLen-1])
+		if i > 0 {
+			h -= hashOut * uint32(text[i-1])
+		}
+		bit := bloomBit(h)
+		if s.bloom[bit/64]&(1<<(bit%64)) == 0 {
+			continue
+		}
+		g := text[i : i+FragLen]
+		for _, p := range s.heads[string(g)] { // a secret's start: as far as it goes on
+			n := FragLen
+			for i+n < len(text) && n < len(p) && text[i+n] == p[n] {
+				n++
+			}
+			add(i, i+n)
+		}
+		for _, p := range s.tails[string(g)] { // a secret's end: as far back as it goes
+			n := FragLen
+			for i+FragLen-n > 0 && n < len(p) && text[i+FragLen-n-1] == p[len(p)-n-1] {
+				n++
+			}
+			add(i+FragLen-n, i+FragLen)
+		}
+	}
+	return spans
 }
 
 // decode undoes JSON escapes and percent-encoding in one pass. src[i] is the

@@ -2,7 +2,9 @@ package secret
 
 import (
 	"bytes"
+	"encoding/base64"
 	"encoding/json"
+	"fmt"
 	"net/url"
 	"strings"
 	"testing"
@@ -58,7 +60,7 @@ func pctAll(s string) string {
 
 func TestScrubKeepsTheRest(t *testing.T) {
 	s := New(key)
-	in := `{"a":"50% off \u00e9t\u00e9","b":"csk-LEAK"}` // partial key prefix and other escapes
+	in := `{"a":"50% off \u00e9t\u00e9","b":"csk-LEA"}` // a key prefix shorter than FragLen and other escapes
 	if got := string(s.Scrub([]byte(in))); got != in {
 		t.Errorf("Scrub changed text holding no secret:\n got %s\nwant %s", got, in)
 	}
@@ -85,6 +87,113 @@ func TestShortValuesAreNotSecrets(t *testing.T) {
 	}
 	if got := s.String("EMPTY abc"); got != "EMPTY abc" {
 		t.Errorf("String = %q", got)
+	}
+}
+
+// TestScrubFragments cuts a key (raw, escaped, percent-encoded and base64
+// in a longer blob, both alphabets, every alignment) at every length, as an
+// error excerpt or a diff line would, and requires that no run of FragLen
+// characters of the key or of its encoding survives (a single cut leaves a
+// start or an end of the secret, which the scrubber follows as far as it
+// goes).
+func TestScrubFragments(t *testing.T) {
+	for _, k := range []string{key, "tvly-??>>~~key-12345"} {
+		scrubFragments(t, k)
+	}
+}
+
+func scrubFragments(t *testing.T, key string) {
+	s := New(key)
+	forms := map[string]string{
+		"raw":     key,
+		"escaped": jsonEscapeAll(key),
+		"percent": pctAll(key),
+	}
+	for a := 0; a < 3; a++ {
+		blob := append([]byte("{\"echo\":\"prefix"[:a+3]), key...)
+		blob = append(blob, " and the rest of a body"...)
+		forms[fmt.Sprintf("base64 std, offset %d", a)] = base64.StdEncoding.EncodeToString(blob)
+		forms[fmt.Sprintf("base64 url, offset %d", a)] = base64.URLEncoding.EncodeToString(blob)
+	}
+	// What must not survive: FragLen-runs of the key and of its base64 cores.
+	var banned []string
+	for _, p := range append([]string{key}, Base64Forms(key)...) {
+		for i := 0; i+FragLen <= len(p); i++ {
+			banned = append(banned, p[i:i+FragLen])
+		}
+	}
+	for name, f := range forms {
+		for cut := 0; cut <= len(f); cut++ {
+			for _, text := range []string{"error: " + f[:cut] + "…", "…" + f[cut:] + " tail"} {
+				got := string(s.Scrub([]byte(text)))
+				for _, b := range banned {
+					if strings.Contains(got, b) {
+						t.Fatalf("%s cut at %d: Scrub(%q) = %q keeps %q", name, cut, text, got, b)
+					}
+				}
+				if s.Leaks([]byte(got)) {
+					t.Fatalf("%s cut at %d: Leaks after Scrub: %q", name, cut, got)
+				}
+			}
+		}
+	}
+	// Decoding the scrubbed blob finds no run of the key either.
+	for a := 0; a < 3; a++ {
+		blob := append(make([]byte, a+5), key...)
+		got := s.Scrub([]byte(base64.StdEncoding.EncodeToString(blob)))
+		dec, _ := base64.StdEncoding.DecodeString(strings.ReplaceAll(string(got), Redacted, "AAAAAAAA"))
+		for i := 0; i+FragLen <= len(key); i++ {
+			if bytes.Contains(dec, []byte(key[i:i+FragLen])) {
+				t.Errorf("offset %d: the scrubbed blob still decodes to %q", a, key[i:i+FragLen])
+			}
+		}
+	}
+}
+
+// TestBase64Forms checks the cores against a reference computed
+// independently with coreutils: printf 'ab' + key | base64.
+func TestBase64Forms(t *testing.T) {
+	if len(Base64Forms(key)) != 3 {
+		t.Fatalf("Base64Forms(%q) = %q, want 3 alignments (its base64 has no + or /: both alphabets agree)", key, Base64Forms(key))
+	}
+	if f := Base64Forms("tvly-??>>~~key-12345"); len(f) != 6 {
+		t.Fatalf("Base64Forms = %q, want 3 alignments × 2 alphabets", f)
+	}
+	// printf 'csk-LEAKCanary+/=7890' | base64        → Y3NrLUxFQUtDYW5hcnkrLz03ODkw
+	// printf 'xcsk-LEAKCanary+/=7890' | base64       → eGNzay1MRUFLQ2FuYXJ5Ky89Nzg5MA==
+	// printf 'xycsk-LEAKCanary+/=7890' | base64      → eHljc2stTEVBS0NhbmFyeSsvPTc4OTA=
+	for _, whole := range []string{"Y3NrLUxFQUtDYW5hcnkrLz03ODkw", "eGNzay1MRUFLQ2FuYXJ5Ky89Nzg5MA==", "eHljc2stTEVBS0NhbmFyeSsvPTc4OTA="} {
+		found := false
+		for _, f := range Base64Forms(key) {
+			found = found || strings.Contains(whole, f)
+		}
+		if !found {
+			t.Errorf("no core of %v is in coreutils' %s", Base64Forms(key), whole)
+		}
+	}
+}
+
+// TestMiddleRunsAreNotFragments: a run from a secret's middle is an
+// ordinary word more often than a leak; a cut leaves a start or an end.
+func TestMiddleRunsAreNotFragments(t *testing.T) {
+	s := New("sim-cerebras-key")
+	for _, in := range []string{"host: api.cerebras.ai", "url: https://api.cerebras.ai/v1"} {
+		if got := string(s.Scrub([]byte(in))); got != in {
+			t.Errorf("Scrub(%q) = %q", in, got)
+		}
+	}
+	for in, want := range map[string]string{"k=sim-cerebr…": "k=REDACTED…", "…rebras-key.": "…REDACTED."} {
+		if got := string(s.Scrub([]byte(in))); got != want {
+			t.Errorf("Scrub(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+func TestOfURLTakesEveryQueryValue(t *testing.T) {
+	got := OfURL("http://gateway-user:pass-word-99@host/v1?token=tok-123456&code=abcdefgh&v=1")
+	want := []string{"gateway-user", "pass-word-99", "abcdefgh", "tok-123456", "1"}
+	if fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("OfURL = %q, want %q", got, want)
 	}
 }
 

@@ -15,6 +15,8 @@ import (
 	"sync"
 	"syscall"
 	"time"
+
+	"github.com/searchbench/searchbench/internal/secret"
 )
 
 // Attempt is one HTTP exchange of a call, kept so a trace can show
@@ -108,7 +110,7 @@ func (c *Client) PostJSON(ctx context.Context, rawURL string, headers http.Heade
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
 		return nil, nil, fmt.Errorf("POST %q: not an absolute http(s) URL", rawURL)
 	}
-	shownURL := u.Redacted()
+	shownURL := redactedURL(u)
 	payload, err := encodeBody(body)
 	if err != nil {
 		return nil, nil, fmt.Errorf("POST %s: encode request body: %w", shownURL, err)
@@ -116,7 +118,10 @@ func (c *Client) PostJSON(ctx context.Context, rawURL string, headers http.Heade
 	if decodeErr == nil {
 		decodeErr = ErrorDecoder(u.Host)
 	}
-	secrets := secretsOf(headers)
+	// Every credential this call carries: its key headers and its URL's
+	// userinfo and query values. Error text is scrubbed of them before it is
+	// cut to a line, so a cut never leaves part of a key behind.
+	secrets := secret.New(append(secretsOf(headers), secret.OfURL(rawURL)...)...)
 	p := c.policy
 	fail := func(attempts []Attempt, err error) ([]byte, []Attempt, error) {
 		return nil, attempts, &CallError{Method: http.MethodPost, URL: shownURL, Attempts: attempts, Err: err, secrets: secrets}
@@ -150,11 +155,13 @@ func (c *Client) PostJSON(ctx context.Context, rawURL string, headers http.Heade
 		var hinted bool
 		if err != nil {
 			if ctx.Err() != nil { // the caller gave up; say so, not the transport's view of it
-				attempts = append(attempts, Attempt{Status: status, Err: redact(oneLine(err.Error(), maxMessage), secrets)})
+				attempts = append(attempts, Attempt{Status: status, Err: oneLine(secrets.String(err.Error()), maxMessage)})
 				return fail(attempts, fmt.Errorf("%w (during attempt %d)", ended(), n))
 			}
 			retry = retryableTransport(err)
 		} else {
+			respBody = secrets.Scrub(respBody)
+			respHeader = scrubHeader(respHeader, secrets)
 			err = decodeErr(status, respBody, respHeader)
 			if err == nil {
 				err = DecodeError(u.Host, status, respBody, respHeader)
@@ -169,7 +176,7 @@ func (c *Client) PostJSON(ctx context.Context, rawURL string, headers http.Heade
 			}
 			retry = retryableStatus(status)
 		}
-		a := Attempt{Status: status, Err: redact(oneLine(err.Error(), maxMessage), secrets)}
+		a := Attempt{Status: status, Err: oneLine(secrets.String(err.Error()), maxMessage)}
 		if !retry || n >= p.attempts() {
 			return fail(append(attempts, a), err)
 		}
@@ -312,7 +319,7 @@ func secretsOf(h http.Header) []string {
 		for _, v := range h.Values(k) {
 			v = strings.TrimSpace(v)
 			if len(v) > 7 && strings.EqualFold(v[:7], "bearer ") {
-				out = append(out, strings.TrimSpace(v[7:]))
+				v = strings.TrimSpace(v[7:]) // the whole value's runs would take the space before a key
 			}
 			out = append(out, v)
 		}
@@ -320,21 +327,40 @@ func secretsOf(h http.Header) []string {
 	return out
 }
 
-// minSecret avoids redacting placeholder keys such as "EMPTY" (vLLM) that
-// would blank out ordinary words.
-const minSecret = 6
-
-func redact(s string, secrets []string) string {
-	for _, sec := range secrets {
-		if len(sec) >= minSecret {
-			s = strings.ReplaceAll(s, sec, "REDACTED")
+// redactedURL shows u with its password and every query value replaced:
+// a gateway's ?token= is as secret as a password.
+func redactedURL(u *url.URL) string {
+	v := *u
+	if u.RawQuery != "" {
+		q := u.Query()
+		for k := range q {
+			q[k] = []string{"REDACTED"}
 		}
+		v.RawQuery = q.Encode()
 	}
-	return s
+	return v.Redacted()
 }
 
-func redactAPIError(e *APIError, secrets []string) {
+// scrubHeader returns h with secrets redacted from every value (a server
+// may echo a key in a header an error decoder reads); h itself is not
+// changed.
+func scrubHeader(h http.Header, secrets *secret.Set) http.Header {
+	if secrets.Empty() {
+		return h
+	}
+	out := make(http.Header, len(h))
+	for k, vs := range h {
+		nv := make([]string, len(vs))
+		for i, v := range vs {
+			nv[i] = secrets.String(v)
+		}
+		out[k] = nv
+	}
+	return out
+}
+
+func redactAPIError(e *APIError, secrets *secret.Set) {
 	for _, f := range []*string{&e.Code, &e.Type, &e.Param, &e.Message, &e.RequestID} {
-		*f = redact(*f, secrets)
+		*f = secrets.String(*f)
 	}
 }

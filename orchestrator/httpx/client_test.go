@@ -13,6 +13,8 @@ import (
 	"testing"
 	"testing/iotest"
 	"time"
+
+	"github.com/searchbench/searchbench/internal/secret"
 )
 
 // sleeper records requested waits without waiting.
@@ -509,5 +511,42 @@ func TestAppendAll(t *testing.T) {
 	}
 	if got, err := ReadAll(strings.NewReader(long), int64(len(long)), 1<<20); err != nil || string(got) != long {
 		t.Fatalf("ReadAll = %d bytes, %v", len(got), err)
+	}
+}
+
+// TestPostJSONScrubsBeforeCutting: a provider echoes the key (sent in a
+// header) and the base URL's query token so that each straddles the cut of
+// a message (500 runes) and of a non-JSON excerpt (200 runes) at every
+// offset. No run of secret.FragLen characters of either reaches the error.
+func TestPostJSONScrubsBeforeCutting(t *testing.T) {
+	const key, token = "csk-STRADDLEkey0123456789", "tok-STRADDLEquery98765"
+	for _, tc := range []struct {
+		name  string
+		limit int
+		body  func(pad string) string
+	}{
+		{"message", maxMessage, func(pad string) string {
+			return `{"error":{"message":"` + pad + key + " " + token + `","type":"x"}}`
+		}},
+		{"excerpt", maxExcerpt, func(pad string) string { return pad + key + " " + token }},
+	} {
+		for cut := 1; cut < len(key)+len(token)+1; cut++ {
+			pad := strings.Repeat("p", tc.limit-cut)
+			srv, _ := scripted(t, step{status: 400, body: tc.body(pad)})
+			c := NewClient(srv.Client().Transport, Policy{})
+			_, attempts, err := c.PostJSON(context.Background(), srv.URL+"/v1?token="+token, http.Header{"Authorization": {"Bearer " + key}}, []byte(`{}`), nil)
+			if err == nil {
+				t.Fatal("want an error")
+			}
+			for _, s := range []string{err.Error(), attempts[0].Err} {
+				for _, sec := range []string{key, token} {
+					for i := 0; i+secret.FragLen <= len(sec); i++ {
+						if strings.Contains(s, sec[i:i+secret.FragLen]) {
+							t.Fatalf("%s cut %d: %q keeps %q", tc.name, cut, s, sec[i:i+secret.FragLen])
+						}
+					}
+				}
+			}
+		}
 	}
 }

@@ -12,6 +12,8 @@ import (
 	"strings"
 	"time"
 	"unicode/utf8"
+
+	"github.com/searchbench/searchbench/internal/secret"
 )
 
 // APIError is a non-2xx answer from a provider, whatever shape its body had.
@@ -246,7 +248,7 @@ type CallError struct {
 	Method, URL string // URL without credentials
 	Attempts    []Attempt
 	Err         error
-	secrets     []string
+	secrets     *secret.Set
 }
 
 // Error reads "POST <url>: <cause> (N attempts: 429 wait=1s, 429 wait=2s, 503)".
@@ -277,7 +279,7 @@ func (e *CallError) text(waits bool) string {
 		}
 		msg += fmt.Sprintf(" (%d attempts: %s)", n, Describe(attempts))
 	}
-	return redact(msg, e.secrets)
+	return e.secrets.String(msg)
 }
 
 // StableText renders err for a request body: a call error without its

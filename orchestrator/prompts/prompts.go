@@ -214,6 +214,11 @@ func load(dir, name string, base *Variant) (*Variant, error) {
 			return b, BuiltinSource, err
 		}
 		p := filepath.Join(dir, file)
+		// A link would put whatever it points at into every request (and
+		// its target's changes past the variant's hash): refused.
+		if fi, err := os.Lstat(p); err == nil && fi.Mode()&fs.ModeSymlink != 0 {
+			return nil, filepath.ToSlash(p), fmt.Errorf("is a symbolic link; a prompt file must be a regular file in the variant's folder (copy the file instead of linking it)")
+		}
 		b, err := os.ReadFile(p)
 		return b, filepath.ToSlash(p), err
 	}

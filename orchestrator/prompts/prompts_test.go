@@ -212,3 +212,19 @@ func TestSeedFollowsDesign(t *testing.T) {
 		}
 	}
 }
+
+// TestSymlinkedPromptIsRefused: a prompt file that is a link would send
+// its target (any file on the machine) in every request.
+func TestSymlinkedPromptIsRefused(t *testing.T) {
+	dir := t.TempDir()
+	write(t, dir, map[string]string{"mine/phase1.md": "Route.\n"})
+	secretFile := filepath.Join(t.TempDir(), "id_rsa")
+	os.WriteFile(secretFile, []byte("PRIVATE KEY"), 0o600)
+	if err := os.Symlink(secretFile, filepath.Join(dir, "mine", "phase2.md")); err != nil {
+		t.Fatal(err)
+	}
+	_, err := Load(dir, "mine")
+	if err == nil || !strings.Contains(err.Error(), "phase2.md") || !strings.Contains(err.Error(), "symbolic link") {
+		t.Fatalf("Load = %v, want the link refused by name", err)
+	}
+}

@@ -231,18 +231,25 @@ type Target struct {
 
 // Publish renders the report src, with verdict v (nil when ungated), into
 // the files of every target, and through also (a terminal report), in one
-// pass over src: the writers work side by side. Each file is written under
-// a temporary name and renamed into place only when all were written,
-// under a lock of its folder, so a reader (or a concurrent run into the
-// same folder) never sees a mixed set. Every byte passes the scrubber of
+// pass over src: the writers work side by side. A target that is a whole
+// folder's set (In(dir)) is written into a fresh folder beside dir and
+// swapped in with one rename (fsutil.SetDir), so a reader, a concurrent run
+// into the same folder or a run killed at any moment never leaves or sees
+// a mixed set. Other targets (merge's named files) are written under
+// temporary names and renamed into place when all were written, under a
+// lock of their folder. Every byte passes the scrubber of
 // set. traces is the report's traces file (already scrubbed when it was
 // written), "" for none: it is copied beside each target's report and the
 // HTML reports embed it.
 func Publish(src report.Source, traces string, v *report.Gate, targets []Target, set *secret.Set, also ...report.Writer) error {
 	var files []*fsutil.AtomicFile
+	var sets []*fsutil.SetDir
 	defer func() {
 		for _, f := range files {
 			f.Abort()
+		}
+		for _, s := range sets {
+			s.Abort()
 		}
 	}()
 	// The traces are streamed from their file, never held whole: into the
@@ -264,6 +271,14 @@ func Publish(src report.Source, traces string, v *report.Gate, targets []Target,
 	var sinks []*secret.Writer
 	for _, t := range targets {
 		outs, text := t.Outs, t.Text
+		if dir := filepath.Dir(outs.JSON); isSet(outs) {
+			sd, err := fsutil.CreateSetDir(dir)
+			if err != nil {
+				return cmdutil.Infra(err)
+			}
+			sets = append(sets, sd)
+			outs = In(sd.Path(""))
+		}
 		for _, o := range []struct {
 			path string
 			mk   func(io.Writer) (report.Writer, error)
@@ -315,13 +330,28 @@ func Publish(src report.Source, traces string, v *report.Gate, targets []Target,
 		}
 	}
 	locked := map[string]bool{}
+	inSet := func(name string) bool {
+		for _, s := range sets {
+			if strings.HasPrefix(name, s.Path("")+string(filepath.Separator)) {
+				return true
+			}
+		}
+		return false
+	}
 	for _, f := range files {
 		dir := filepath.Dir(f.Name())
-		if locked[dir] {
+		if locked[dir] || inSet(f.Name()) {
 			continue
 		}
 		locked[dir] = true
 		unlock, err := fsutil.LockDir(dir)
+		if err != nil {
+			return cmdutil.Infra(err)
+		}
+		defer unlock()
+	}
+	for _, s := range sets {
+		unlock, err := fsutil.LockBeside(s.Dir())
 		if err != nil {
 			return cmdutil.Infra(err)
 		}
@@ -332,9 +362,18 @@ func Publish(src report.Source, traces string, v *report.Gate, targets []Target,
 			return cmdutil.Infra(err)
 		}
 	}
+	owned := []string{JSONName, MarkdownName, JUnitName, HTMLName, TracesName}
+	for _, s := range sets {
+		if err := s.Commit(owned); err != nil {
+			return cmdutil.Infra(err)
+		}
+	}
 	// Traces of an earlier run must not sit beside a report they do not
-	// belong to.
+	// belong to (a set's folder was replaced whole).
 	for _, t := range targets {
+		if isSet(t.Outs) {
+			continue
+		}
 		if t.Outs.Traces != "" && traces == "" {
 			if err := os.Remove(t.Outs.Traces); err != nil && !errors.Is(err, os.ErrNotExist) {
 				return cmdutil.Infra(err)
@@ -428,6 +467,13 @@ func gateRun(opts *Options) error {
 		return cmdutil.Infra(err)
 	}
 	return Exit(v)
+}
+
+// isSet reports whether outs are a whole folder's report set, published by
+// swapping the folder (not the working folder: --out . writes file by file).
+func isSet(outs Outputs) bool {
+	dir := filepath.Dir(outs.JSON)
+	return outs.JSON != "" && outs == In(dir) && fsutil.Swappable(dir)
 }
 
 // copyFile copies the file at path into w.

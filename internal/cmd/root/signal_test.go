@@ -97,6 +97,7 @@ func TestSIGTERM(t *testing.T) {
 
 func TestMain(m *testing.M) {
 	if args := os.Getenv("SEARCHBENCH_SIGNAL_CHILD"); args != "" {
+		crashInit()
 		os.Exit(childMain(strings.Split(args, "\x1f")))
 	}
 	os.Exit(m.Run())

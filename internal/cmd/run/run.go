@@ -175,11 +175,21 @@ func runRun(ctx context.Context, opts *Options) error {
 	// outputs, or in the temporary folder without --out); the gate judges
 	// it, and the report set is then rendered from it with the verdict
 	// inside. The tables stream to stdout as cases finish.
-	spillDir := opts.Out
-	if spillDir == "" {
-		spillDir = os.TempDir()
+	// The spills sit beside --out, not in it: the report set replaces the
+	// folder whole (fsutil.SetDir), which must not take a concurrent run's
+	// spills with it. Temporaries a killed run left there are swept first.
+	spillDir, spillName := os.TempDir(), ".searchbench-run"
+	if opts.Out != "" {
+		spillDir, spillName = filepath.Dir(filepath.Clean(opts.Out)), "."+filepath.Base(filepath.Clean(opts.Out))+".searchbench-run"
+		fsutil.Sweep(spillDir)
+		fsutil.Sweep(opts.Out)
+		if opts.Runs != "" {
+			stored := StoredRun(opts.Runs, v.Name, mode)
+			fsutil.Sweep(filepath.Dir(stored))
+			fsutil.Sweep(stored)
+		}
 	}
-	spill, err := fsutil.CreateAtomic(filepath.Join(spillDir, ".searchbench-run.json"))
+	spill, err := fsutil.CreateAtomic(filepath.Join(spillDir, spillName+".json"))
 	if err != nil {
 		return cmdutil.Infra(err)
 	}
@@ -188,7 +198,7 @@ func runRun(ctx context.Context, opts *Options) error {
 	sink := secret.NewWriter(spill, set)
 	// Each case's trace (its evidence) streams, scrubbed, into a second
 	// spill, published as traces.jsonl.gz beside the report.
-	traceSpill, err := fsutil.CreateAtomic(filepath.Join(spillDir, ".searchbench-run.traces.gz"))
+	traceSpill, err := fsutil.CreateAtomic(filepath.Join(spillDir, spillName+".traces.gz"))
 	if err != nil {
 		return cmdutil.Infra(err)
 	}

@@ -277,6 +277,11 @@ func TestUndecodableCassetteBodyIsLocated(t *testing.T) {
 		t.Fatal("no chat response body in the cassette")
 	}
 	os.WriteFile(p, []byte(strings.Join(lines, "\n")), 0o644)
+	// A hand-edited cassette is accepted once its sum is taken out of
+	// recorded.json (otherwise it is refused as not the one recorded).
+	mp := filepath.Join(dir, "cassettes/seed/model/recorded.json")
+	mb, _ := os.ReadFile(mp)
+	os.WriteFile(mp, regexp.MustCompile(`,\s*"sums": \[[^\]]*\]`).ReplaceAll(mb, nil), 0o644)
 	code, out, errOut := sb(t, dir, "run", "--filter", "routing/iphone")
 	if code != cmdutil.ExitInfra {
 		t.Fatalf("exit %d, want %d\n%s\n%s", code, cmdutil.ExitInfra, out, errOut)

@@ -20,6 +20,7 @@ import (
 
 	"github.com/searchbench/searchbench/config"
 	"github.com/searchbench/searchbench/orchestrator/httpx"
+	"github.com/searchbench/searchbench/orchestrator/trace"
 )
 
 // Providers is the content of config/providers.yaml.
@@ -277,3 +278,42 @@ func sortedKeys[V any](m map[string]V) []string {
 	slices.Sort(out)
 	return out
 }
+
+// UsageOf sums what a session used: model tokens, and the searches sent
+// (answered or failed; a search the tool limit refused was never sent).
+func UsageOf(s *trace.Session) Usage {
+	var u Usage
+	if s == nil {
+		return u
+	}
+	for _, t := range s.Turns {
+		for _, m := range t.ModelCalls {
+			u.PromptTokens += m.Usage.PromptTokens
+			u.CompletionTokens += m.Usage.CompletionTokens
+		}
+		for _, c := range t.ToolCalls {
+			if c.Status != trace.CallOK && c.Status != trace.CallError {
+				continue
+			}
+			switch c.Tool {
+			case trace.ToolTavily:
+				u.TavilySearches++
+			case trace.ToolExa:
+				u.ExaSearches++
+			}
+		}
+	}
+	return u
+}
+
+// Add returns the sum of u and v (u's model).
+func (u Usage) Add(v Usage) Usage {
+	u.PromptTokens += v.PromptTokens
+	u.CompletionTokens += v.CompletionTokens
+	u.TavilySearches += v.TavilySearches
+	u.ExaSearches += v.ExaSearches
+	return u
+}
+
+// Tokens is the model tokens used.
+func (u Usage) Tokens() int { return u.PromptTokens + u.CompletionTokens }

@@ -4,11 +4,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"iter"
 	"net/http"
 	"os"
 	"time"
 
 	"github.com/searchbench/searchbench/eval/dataset"
+	"github.com/searchbench/searchbench/eval/price"
 	"github.com/searchbench/searchbench/eval/vcr"
 	"github.com/searchbench/searchbench/fixtures/sim"
 	"github.com/searchbench/searchbench/internal/secret"
@@ -50,6 +52,17 @@ type RecordOptions struct {
 	// Done, if set, is called after each case with its error (nil when the
 	// cassette was saved).
 	Done func(c *dataset.Case, err error)
+	// Transport sends a live recording's requests (nil:
+	// http.DefaultTransport). Pass an httpx.Pacer to pace them per
+	// provider: it sits under the recorder, so the 429s it absorbs never
+	// reach a cassette.
+	Transport http.RoundTripper
+	// Admit, if set, is asked before each case starts, with the case; false
+	// stops starting cases (a budget is spent). Cases in flight finish.
+	Admit func(c *dataset.Case) bool
+	// Used, if set, is told what a case that ran to the end used (every
+	// sample), before Done.
+	Used func(c *dataset.Case, u price.Usage)
 }
 
 // simKeys are the placeholder keys sent to the simulator. They are long
@@ -127,7 +140,11 @@ func Record(ctx context.Context, items []Item, opts RecordOptions) error {
 	}
 	var errs []error
 	recorded := 0
-	err = ordered(ctx, Slice(traffic).All(), n, func(ctx context.Context, it Item) result {
+	seq := Slice(traffic).All()
+	if opts.Admit != nil {
+		seq = admitted(seq, opts.Admit)
+	}
+	err = ordered(ctx, seq, n, func(ctx context.Context, it Item) result {
 		e, err := opts.recordOne(ctx, shelf, it.Case, samples[it.Case.Key()])
 		return result{it.Case.Key(), e, err}
 	}, func(r result) error {
@@ -216,7 +233,28 @@ func (o *RecordOptions) recordOne(ctx context.Context, shelf Shelf, c *dataset.C
 			return Entry{}, fmt.Errorf("case %s: removing the sample cassette of an earlier recording: %w", c.Key(), err)
 		}
 	}
+	if o.Used != nil {
+		var u price.Usage
+		for _, s := range sessions {
+			u = u.Add(price.UsageOf(s))
+		}
+		o.Used(c, u)
+	}
 	return entryOf(o.Variant, o.Backend, o.Policy, sessions), nil
+}
+
+// admitted yields items while admit lets each start.
+func admitted(items iter.Seq2[Item, error], admit func(*dataset.Case) bool) iter.Seq2[Item, error] {
+	return func(yield func(Item, error) bool) {
+		for it, err := range items {
+			if err == nil && !admit(it.Case) {
+				return
+			}
+			if !yield(it, err) {
+				return
+			}
+		}
+	}
 }
 
 // recordSample runs sample k of case c against the backend and returns its
@@ -256,6 +294,13 @@ func (o *RecordOptions) recordSample(ctx context.Context, shelf Shelf, c *datase
 			ropts.Secrets = append(ropts.Secrets, v)
 		}
 	} else {
+		if o.Transport != nil {
+			ropts.Real = o.Transport
+		}
+		if _, ok := o.Transport.(*httpx.Pacer); ok {
+			// Time queued for a rate limit is not the server being slow.
+			policy.WithTimeout = httpx.DeferredTimeout
+		}
 		// The one list of secrets: every key and every base URL's password
 		// and credential query values.
 		ropts.Secrets = append(ropts.Secrets, secret.FromEnv(getenv).Values()...)

@@ -168,6 +168,7 @@ func (p *Pacer) RoundTrip(req *http.Request) (*http.Response, error) {
 		name = p.opts.Route(req)
 	}
 	if name == "" {
+		StartDeadlines(req.Context())
 		return p.next.RoundTrip(req)
 	}
 	l := p.lane(name)
@@ -189,6 +190,9 @@ func (p *Pacer) RoundTrip(req *http.Request) (*http.Response, error) {
 		if err := l.admit(ctx, p.clock, p.opts.Recheck, p.opts.MaxWait, est); err != nil {
 			return nil, err
 		}
+		// The attempt's and the call's time limits run from here, not
+		// from before the wait (DeferredTimeout).
+		StartDeadlines(ctx)
 		sentAt := p.clock.Now()
 		r := req.Clone(ctx)
 		if body != nil {
@@ -279,8 +283,9 @@ type lane struct {
 	// rate and tokBurst its burst.
 	reqRate, reqMax   float64
 	tokRate, tokBurst float64
-	reqTAT, tokTAT    time.Time // GCRA theoretical arrival times
-	blocked           time.Time // nothing is sent before this
+	reqTAT, tokTAT    time.Time     // GCRA theoretical arrival times
+	blocked           time.Time     // nothing is sent before this
+	gate              chan struct{} // held by the request being admitted
 	cwnd              float64
 	maxCwnd           float64
 	inflight          int
@@ -301,7 +306,7 @@ func newLane(name string, l Limits) *lane {
 		m = 16
 	}
 	m = max(m, c)
-	ln := &lane{name: name, cfg: l, reqRate: l.RequestRate(), reqMax: l.RequestRate(), cwnd: float64(c), maxCwnd: float64(m)}
+	ln := &lane{name: name, cfg: l, gate: make(chan struct{}, 1), reqRate: l.RequestRate(), reqMax: l.RequestRate(), cwnd: float64(c), maxCwnd: float64(m)}
 	if l.TokensPerMinute > 0 {
 		ln.tokRate = l.TokensPerMinute / 60
 		ln.tokBurst = l.TokensPerMinute / 6
@@ -329,6 +334,15 @@ func gcraAt(now, tat time.Time, rate, n, burst float64) time.Time {
 	return at
 }
 
+// rescale moves a theoretical arrival time for a new rate: the units
+// already taken but not yet due are spread at the new rate instead.
+func rescale(now, tat time.Time, from, to float64) time.Time {
+	if from <= 0 || to <= 0 || !tat.After(now) {
+		return tat
+	}
+	return now.Add(time.Duration(float64(tat.Sub(now)) * from / to))
+}
+
 func gcraTake(now, tat time.Time, rate, n float64) time.Time {
 	if rate <= 0 {
 		return tat
@@ -340,9 +354,18 @@ func gcraTake(now, tat time.Time, rate, n float64) time.Time {
 }
 
 // admit waits until the lane may send one more request of est tokens.
+// Requests are admitted in arrival order: only the one holding the lane's
+// gate waits on the clock, the others queue for the gate (a channel serves
+// its waiters first come, first served), so none starves.
 // A lane held longer than maxWait (a spent daily quota) fails at once.
 func (l *lane) admit(ctx context.Context, clock Clock, recheck, maxWait time.Duration, est int) error {
 	start := clock.Now()
+	select {
+	case l.gate <- struct{}{}:
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+	defer func() { <-l.gate }()
 	for {
 		if err := ctx.Err(); err != nil {
 			return err
@@ -423,9 +446,11 @@ func (l *lane) done(now, sentAt time.Time, status int, h http.Header, est int, b
 	if lim.Known() {
 		l.learned = true
 		if r := lim.RequestRate(); r > 0 {
+			l.reqTAT = rescale(now, l.reqTAT, l.reqRate, r)
 			l.reqRate, l.reqMax = r, r
 		}
 		if t := lim.TokensPerMinute; t > 0 {
+			l.tokTAT = rescale(now, l.tokTAT, l.tokRate, t/60)
 			l.tokRate, l.tokBurst = t/60, t/6
 		}
 	}
@@ -448,7 +473,9 @@ func (l *lane) done(now, sentAt time.Time, status int, h http.Header, est int, b
 			l.cwnd = math.Max(1, l.cwnd/2)
 			l.lastCut = now
 			if !lim.Known() && l.reqRate > 0 {
-				l.reqRate = math.Max(l.reqRate/2, l.reqMax/64)
+				r := math.Max(l.reqRate/2, l.reqMax/64)
+				l.reqTAT = rescale(now, l.reqTAT, l.reqRate, r)
+				l.reqRate = r
 			}
 		}
 	} else if status >= 200 && status < 300 {
@@ -459,7 +486,9 @@ func (l *lane) done(now, sentAt time.Time, status int, h http.Header, est int, b
 			l.cwnd = math.Min(l.maxCwnd, l.cwnd+1/l.cwnd)
 		}
 		if l.reqRate < l.reqMax {
-			l.reqRate = math.Min(l.reqMax, l.reqRate+l.reqMax/100)
+			r := math.Min(l.reqMax, l.reqRate+l.reqMax/100)
+			l.reqTAT = rescale(now, l.reqTAT, l.reqRate, r)
+			l.reqRate = r
 		}
 		if est > 0 && l.tokRate > 0 {
 			if used := usedTokens(body); used >= 0 {

@@ -590,6 +590,17 @@ func delta(r Row) string {
 		return fmt.Sprintf("%+.1f pp", 100*d)
 	case r.A.Unit == score.UnitScore:
 		return fmt.Sprintf("%+.3f", d)
+	case r.A.Unit == score.UnitUSD && d != 0:
+		// Dollars: the change itself, then relative to A.
+		sign := "+"
+		if d < 0 {
+			sign = "−"
+		}
+		s := sign + report.FormatUSD(math.Abs(d))
+		if r.A.Value != 0 {
+			s += fmt.Sprintf(" (%+.1f%%)", 100*d/math.Abs(r.A.Value))
+		}
+		return s
 	case d == 0:
 		return "0.0%"
 	case r.A.Value != 0:

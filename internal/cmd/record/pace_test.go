@@ -76,15 +76,26 @@ func mustFloat(t *testing.T, s string) float64 {
 // the busiest provider's requests at R per second). The clock is synctest's
 // fake one; the in-memory simulator answers in no time, so the figure
 // measures the pacing alone.
+//
+// The third run adds a tokens-per-minute limit that binds before the
+// request rate (the simulator's chat answers use about 1,700 tokens): the
+// ideal time is then the chat tokens at that rate. The limiter counts
+// tokens after answering, as a server learns a completion's size only
+// once it is written, so each minute may end a few answers over the limit
+// and the share can exceed 100%.
 func TestRecordLiveThroughRateLimit(t *testing.T) {
-	for _, rate := range []int{4, 1} {
-		t.Run(itoa(rate)+"_per_second", func(t *testing.T) {
+	for _, tc := range []struct {
+		name      string
+		rate, tpm int
+	}{{"4_per_second", 4, 0}, {"1_per_second", 1, 0}, {"4_per_second_60k_tokens_per_minute", 4, 60000}} {
+		rate := tc.rate
+		t.Run(tc.name, func(t *testing.T) {
 			synctest.Test(t, func(t *testing.T) {
 				srv, err := sim.New(sim.Options{Policy: "seed"})
 				if err != nil {
 					t.Fatal(err)
 				}
-				lim := ratelimit.New(srv, ratelimit.Options{PerSecond: rate, Headers: true})
+				lim := ratelimit.New(srv, ratelimit.Options{PerSecond: rate, Headers: true, TokensPerMinute: tc.tpm})
 				dir := t.TempDir()
 				opts, out, errOut := liveOptions(t, dir, memTransport{lim})
 				start := time.Now()
@@ -99,13 +110,17 @@ func TestRecordLiveThroughRateLimit(t *testing.T) {
 				if len(files) != 68 {
 					t.Errorf("%d cassettes, want 68", len(files))
 				}
-				allowed, refused, busiest := 0, 0, 0
+				allowed, refused, busiest, tokens := 0, 0, 0, 0
 				for _, s := range lim.Stats() {
 					allowed += s.Allowed
 					refused += s.Refused
 					busiest = max(busiest, s.Allowed)
+					tokens = max(tokens, s.Tokens)
 				}
 				ideal := time.Duration(float64(busiest) / float64(rate) * float64(time.Second))
+				if tc.tpm > 0 {
+					ideal = max(ideal, time.Duration(float64(tokens)/float64(tc.tpm)*float64(time.Minute)))
+				}
 				share := ideal.Seconds() / elapsed.Seconds()
 				t.Logf("%d/s: %d requests answered, %d refused (%.1f%%), %s for an ideal %s: %.0f%% of the allowed rate\n%s",
 					rate, allowed, refused, 100*float64(refused)/float64(allowed+refused), elapsed, ideal, 100*share, errOut)

@@ -43,6 +43,9 @@ type Options struct {
 	MaxUSD    float64
 	MaxTokens int
 	Estimate  bool
+	// NoPace sends live requests as fast as --parallel allows, as before
+	// pacing existed (the benchmark's comparison).
+	NoPace bool
 	// Clock paces a live recording (nil: the wall clock); tests inject one.
 	Clock httpx.Clock
 	// Transport carries a live recording's requests under the pacer (nil:
@@ -116,6 +119,7 @@ the command exits 1 naming the budget, what was spent and the cases left;
 	f.StringVar(&opts.Providers, "providers", "", "rate limits and prices `file` (default: config/providers.yaml if present, else the built-in copy)")
 	f.Float64Var(&opts.MaxUSD, "max-usd", 0, "stop starting cases when the next would pass this many `dollars` (estimated; 0: no budget)")
 	f.IntVar(&opts.MaxTokens, "max-tokens", 0, "stop starting cases when the next would pass this many model `tokens` (estimated; 0: no budget)")
+	f.BoolVar(&opts.NoPace, "no-pace", false, "--backend live: do not pace requests (only --parallel bounds them; 429s are retried by the client and recorded)")
 	f.BoolVar(&opts.Estimate, "estimate", false, "print the requests, tokens, dollars and time the selection would take, and record nothing")
 	return cmd
 }
@@ -221,7 +225,9 @@ func recordRun(ctx context.Context, opts *Options) error {
 		fmt.Fprintf(opts.IO.ErrOut, "WARNING: variant %s sets temperature 0: a real model's samples will hardly differ, so they measure little beyond the first\n", v.Name)
 	}
 	var pacer *httpx.Pacer
-	if opts.Backend == evalrun.BackendLive {
+	if opts.Backend == evalrun.BackendLive && opts.NoPace {
+		ropts.Transport = opts.Transport
+	} else if opts.Backend == evalrun.BackendLive {
 		pacer = httpx.NewPacer(opts.Transport, httpx.PacerOptions{Lanes: prov.PaceLimits(), Route: evalrun.RouteRequest, Clock: opts.Clock})
 		ropts.Transport = pacer
 	}

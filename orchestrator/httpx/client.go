@@ -269,6 +269,11 @@ var errAttemptTimeout = errors.New("attempt timed out")
 
 func attemptErr(actx, ctx context.Context, timeout time.Duration, err error) error {
 	if ctx.Err() == nil && timedOut(actx) {
+		if errors.Is(err, context.Canceled) {
+			// A DeferredTimeout ends with a cancel whose cause is the
+			// deadline: say "deadline", not "canceled".
+			err = context.DeadlineExceeded
+		}
 		return fmt.Errorf("%w after %s: %w", errAttemptTimeout, timeout, err)
 	}
 	return err

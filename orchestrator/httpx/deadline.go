@@ -15,7 +15,8 @@ type deferred struct {
 	parent *deferred
 
 	mu      sync.Mutex
-	timer   *time.Timer
+	timer   *time.Timer // running while the request is not queued
+	since   time.Time   // when timer started
 	stopped bool
 }
 
@@ -25,7 +26,21 @@ func (df *deferred) start() {
 	if df.timer != nil || df.stopped {
 		return
 	}
-	df.timer = time.AfterFunc(df.d, func() { df.cancel(context.DeadlineExceeded) })
+	df.since = time.Now()
+	df.timer = time.AfterFunc(max(df.d, 0), func() { df.cancel(context.DeadlineExceeded) })
+}
+
+// pause stops the clock, keeping the time left.
+func (df *deferred) pause() {
+	df.mu.Lock()
+	defer df.mu.Unlock()
+	if df.timer == nil || df.stopped {
+		return
+	}
+	if df.timer.Stop() {
+		df.d -= time.Since(df.since)
+	}
+	df.timer = nil
 }
 
 func (df *deferred) stop() {
@@ -37,10 +52,10 @@ func (df *deferred) stop() {
 	}
 }
 
-// DeferredTimeout is a Policy.WithTimeout whose d starts when a Pacer
-// admits the request (StartDeadlines), not when the attempt or call
-// begins: time spent queueing for a provider's rate limit must not use up
-// a limit meant for a slow server. When the time runs out the context is
+// DeferredTimeout is a Policy.WithTimeout whose clock runs only while a
+// Pacer has let the request go (StartDeadlines) and stops while it queues
+// (PauseDeadlines): time spent waiting for a provider's rate limit, a
+// Retry-After included, must not use up a limit meant for a slow server. When the time runs out the context is
 // cancelled with cause context.DeadlineExceeded, which the client reports
 // as a timeout.
 func DeferredTimeout(ctx context.Context, d time.Duration) (context.Context, context.CancelFunc) {
@@ -53,11 +68,20 @@ func DeferredTimeout(ctx context.Context, d time.Duration) (context.Context, con
 	}
 }
 
-// StartDeadlines starts every deferred timeout of ctx not yet started.
+// StartDeadlines starts (or resumes) every deferred timeout of ctx.
 func StartDeadlines(ctx context.Context) {
 	df, _ := ctx.Value(deferredKey{}).(*deferred)
 	for ; df != nil; df = df.parent {
 		df.start()
+	}
+}
+
+// PauseDeadlines stops every deferred timeout of ctx while the request
+// queues.
+func PauseDeadlines(ctx context.Context) {
+	df, _ := ctx.Value(deferredKey{}).(*deferred)
+	for ; df != nil; df = df.parent {
+		df.pause()
 	}
 }
 

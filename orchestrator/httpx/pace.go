@@ -187,6 +187,7 @@ func (p *Pacer) RoundTrip(req *http.Request) (*http.Response, error) {
 	}
 	ctx := req.Context()
 	for n := 1; ; n++ {
+		PauseDeadlines(ctx)
 		if err := l.admit(ctx, p.clock, p.opts.Recheck, p.opts.MaxWait, est); err != nil {
 			return nil, err
 		}

@@ -26,6 +26,9 @@ func (t handlerTransport) RoundTrip(r *http.Request) (*http.Response, error) {
 	}
 	w := httptest.NewRecorder()
 	t.h.ServeHTTP(w, r)
+	if err := r.Context().Err(); err != nil {
+		return nil, err // cancelled while being served
+	}
 	return w.Result(), nil
 }
 
@@ -375,4 +378,44 @@ func TestEstimateTokens(t *testing.T) {
 		t.Errorf("chat request: %d", got)
 	}
 	_ = context.Background
+}
+
+// TestDeferredTimeout: a request that queues 10s behind a Retry-After is
+// not timed out by a 1s attempt limit, which starts when the pacer lets it
+// go; a server slower than that limit still times out.
+func TestDeferredTimeout(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		calls := 0
+		slow := false
+		h := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			calls++
+			if calls == 1 {
+				w.Header().Set("Retry-After", "10")
+				w.WriteHeader(429)
+				return
+			}
+			if slow {
+				select {
+				case <-time.After(2 * time.Second):
+				case <-r.Context().Done():
+					return
+				}
+			}
+			fmt.Fprint(w, `{}`)
+		})
+		p := NewPacer(handlerTransport{h}, PacerOptions{Route: func(*http.Request) string { return "chat" }})
+		c := NewClient(p, Policy{MaxAttempts: 1, AttemptTimeout: time.Second, CallTimeout: 3 * time.Second, WithTimeout: DeferredTimeout})
+		start := time.Now()
+		if _, _, err := c.PostJSON(context.Background(), "http://chat.test/v1", nil, []byte(`{}`), nil); err != nil {
+			t.Fatalf("queued request timed out: %v", err)
+		}
+		if d := time.Since(start); d != 10*time.Second {
+			t.Errorf("took %s, want the 10s Retry-After", d)
+		}
+		slow = true
+		_, _, err := c.PostJSON(context.Background(), "http://chat.test/v1", nil, []byte(`{}`), nil)
+		if err == nil || !strings.Contains(err.Error(), "attempt timed out after 1s") {
+			t.Errorf("slow server: %v", err)
+		}
+	})
 }

@@ -21,6 +21,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/searchbench/searchbench/eval/dataset"
+	"github.com/searchbench/searchbench/eval/price"
 	"github.com/searchbench/searchbench/eval/report"
 	evalrun "github.com/searchbench/searchbench/eval/run"
 	"github.com/searchbench/searchbench/eval/score"
@@ -204,6 +205,10 @@ func runRun(ctx context.Context, opts *Options) error {
 		bar = progressbar.NewOptions(items.Len(), progressbar.OptionSetWriter(opts.IO.ErrOut),
 			progressbar.OptionSetDescription("replaying"), progressbar.OptionShowCount(), progressbar.OptionClearOnFinish())
 	}
+	scorers, err := pricedScorers(opts, v)
+	if err != nil {
+		return cmdutil.Usage(err)
+	}
 	cache, cacheWarning := cacheOf(opts)
 	ropts := evalrun.Options{
 		Variant:   v,
@@ -211,7 +216,7 @@ func runRun(ctx context.Context, opts *Options) error {
 		Repair:    opts.Repair,
 		Cassettes: opts.Cassettes,
 		Parallel:  opts.Parallel,
-		Scorers:   score.All(),
+		Scorers:   scorers,
 		Parser:    parser,
 		Getenv:    opts.IO.Getenv,
 		Samples:   opts.Samples,
@@ -477,3 +482,30 @@ func (e caseErrors) Case(r *report.CaseRecord) error {
 }
 
 func (caseErrors) End(report.Summary) error { return nil }
+
+// pricedScorers is score.All() with the cost scorer pricing at
+// config/providers.yaml's rates (the file when present, else the built-in
+// copy) overlaid with the variant's prices.yaml, for the variant's model.
+func pricedScorers(opts *Options, v *prompts.Variant) ([]score.Scorer, error) {
+	prov := price.Default()
+	if _, err := os.Stat("config/providers.yaml"); err == nil {
+		if prov, err = price.LoadFile("config/providers.yaml"); err != nil {
+			return nil, err
+		}
+	}
+	table, err := price.LoadOverlay(prov.Prices, filepath.Join(opts.Variant.Prompts, v.Name, price.VariantFile))
+	if err != nil {
+		return nil, err
+	}
+	model := v.Settings.Model
+	if model == "" {
+		model = opts.IO.Getenv("SEARCHBENCH_LLM_MODEL")
+	}
+	out := score.All()
+	for i, s := range out {
+		if _, ok := s.(score.Cost); ok {
+			out[i] = score.Cost{Prices: &table, Model: model}
+		}
+	}
+	return out, nil
+}

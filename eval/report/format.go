@@ -41,6 +41,9 @@ func FormatUSD(v float64) string {
 // FormatCI formats a rate's Wilson 95% interval, or "" when it has none.
 func FormatCI(m score.Metric) string {
 	if m.Unit == score.UnitUSD && m.Den > 1 && m.Hi > 0 {
+		if m.Hi >= 1 { // both ends to the cent
+			return fmt.Sprintf("$%.2f–$%.2f", m.Lo, m.Hi)
+		}
 		return FormatUSD(m.Lo) + "–" + FormatUSD(m.Hi)
 	}
 	if m.Unit != score.UnitRate || m.Den == 0 || (m.Lo == 0 && m.Hi == 0) {

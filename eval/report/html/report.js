@@ -46,7 +46,10 @@
   }
   function usd(v) { return v === undefined || v === null ? "" : "$" + v.toFixed(Math.abs(v) < 1 ? 4 : 2); }
   function fmtCI(m) {
-    if (m.unit === "usd" && m.den > 1 && m.ci_high) return usd(m.ci_low || 0) + "–" + usd(m.ci_high);
+    if (m.unit === "usd" && m.den > 1 && m.ci_high) {
+      const d = m.ci_high >= 1 ? 2 : 4; // both ends alike
+      return "$" + (m.ci_low || 0).toFixed(d) + "–$" + m.ci_high.toFixed(d);
+    }
     if (m.unit !== "rate" || !m.den || (!m.ci_low && !m.ci_high)) return "";
     return (100 * (m.ci_low || 0)).toFixed(1) + "–" + (100 * (m.ci_high || 0)).toFixed(1) + "%";
   }

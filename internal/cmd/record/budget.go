@@ -19,7 +19,7 @@ import (
 const DefaultProviders = "config/providers.yaml"
 
 func loadProviders(path string) (*price.Providers, error) {
-	if path == "" {
+	if path == "" || path == DefaultProviders {
 		if _, err := os.Stat(DefaultProviders); errors.Is(err, os.ErrNotExist) {
 			return price.Default(), nil
 		}

@@ -116,7 +116,7 @@ the command exits 1 naming the budget, what was spent and the cases left;
 	f.StringArrayVar(&opts.Filter, "filter", nil, "select cases (as for run); repeatable")
 	f.IntVar(&opts.Parallel, "parallel", 4, "cases recorded at once (bounds requests in flight)")
 	f.IntVar(&opts.Samples, "samples", 0, "samples recorded per case, each in its own cassette with its own seed (0: as recorded.json lists, else 1)")
-	f.StringVar(&opts.Providers, "providers", "", "rate limits and prices `file` (default: config/providers.yaml if present, else the built-in copy)")
+	f.StringVar(&opts.Providers, "providers", DefaultProviders, "rate limits and prices `file` (the built-in copy when the default is absent)")
 	f.Float64Var(&opts.MaxUSD, "max-usd", 0, "stop starting cases when the next would pass this many `dollars` (estimated; 0: no budget)")
 	f.IntVar(&opts.MaxTokens, "max-tokens", 0, "stop starting cases when the next would pass this many model `tokens` (estimated; 0: no budget)")
 	f.BoolVar(&opts.NoPace, "no-pace", false, "--backend live: do not pace requests (only --parallel bounds them; 429s are retried by the client and recorded)")

@@ -55,6 +55,8 @@ type options struct {
 	promptfoo string // a promptfoo executable to measure, or ""
 	pfN       int    // cases of the promptfoo comparison
 	baseline  string // a source tree of the code to compare with, or ""
+	recRates  []int  // requests/s per provider of the recording runs
+	onlyRec   bool   // run the recording benchmark only
 }
 
 func parseFlags(args []string, stderr io.Writer) (*options, error) {
@@ -70,8 +72,20 @@ func parseFlags(args []string, stderr io.Writer) (*options, error) {
 	fs.StringVar(&o.promptfoo, "promptfoo", "", "promptfoo `executable` to time on the same machine (see README, Performance); empty: the promptfoo target is not measured")
 	fs.IntVar(&o.pfN, "promptfoo-n", 5000, "cases of the promptfoo comparison (also a whole-process size)")
 	fs.StringVar(&o.baseline, "baseline", "", "source `tree` of the code to compare with (e.g. git archive of an earlier commit): its replay+score CPU time per case against the cached one's")
+	fs.BoolVar(&o.onlyRec, "only-record", false, "run only the live-recording benchmark (a few minutes)")
+	recRates := fs.String("record-rates", "4,1", "requests per second per provider of the live-recording runs through a loopback limiter (empty: none)")
 	if err := fs.Parse(args); err != nil {
 		return nil, err
+	}
+	for _, s := range strings.Split(*recRates, ",") {
+		if strings.TrimSpace(s) == "" {
+			continue
+		}
+		n, err := strconv.Atoi(strings.TrimSpace(s))
+		if err != nil || n < 1 {
+			return nil, fmt.Errorf("-record-rates: %q is not a positive rate", s)
+		}
+		o.recRates = append(o.recRates, n)
 	}
 	for _, s := range strings.Split(*sizes, ",") {
 		n, err := strconv.Atoi(strings.TrimSpace(s))
@@ -113,6 +127,10 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	defer os.RemoveAll(tmp)
+
+	if o.onlyRec {
+		return onlyRecording(ctx, o, tmp, stdout)
+	}
 
 	bin := filepath.Join(tmp, "searchbench")
 	start := time.Now()
@@ -278,6 +296,17 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		}
 	}
 
+	// Live recording through a rate-limited loopback server, paced and
+	// not (wall-clock: these runs take minutes).
+	var recTargets []func(func(string, string, bool))
+	if len(o.recRates) > 0 {
+		recRows, ts, err := recordingRows(ctx, o.recRates, tmp, stdout)
+		if err != nil {
+			return err
+		}
+		rows, recTargets = append(rows, recRows...), ts
+	}
+
 	fmt.Fprintln(stdout, "| measure | result |")
 	fmt.Fprintln(stdout, "|---|---|")
 	for _, r := range rows {
@@ -316,6 +345,12 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		target("10,000 cases under 3 s wall (warm)", fmt.Sprintf("%.2f s", w.wall.Seconds()), w.wall < 3*time.Second)
 	} else {
 		notMeasured("10,000 cases under 3 s wall (warm)", "no 10,000-case run (-sizes lacks 10000)")
+	}
+	for _, t := range recTargets {
+		t(target)
+	}
+	if len(o.recRates) == 0 {
+		notMeasured("recording at 4 and 1 req/s: every case, ≤ 5% answered 429, ≥ 80% of the allowed rate", "-record-rates is empty")
 	}
 	what, got, met := promptfooTarget(o.pfN, warm[o.pfN].wall, pfWall, pfWriteWall)
 	fmt.Fprintf(stdout, "| %s | %s | %s |\n", what, got, met)

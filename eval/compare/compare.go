@@ -541,7 +541,7 @@ type Options struct {
 }
 
 // costMetrics are the cost metrics the headline states, when present.
-var costMetrics = []string{"cost.tokens", "cost.latency.p95"}
+var costMetrics = []string{"cost.usd", "cost.tokens", "cost.latency.p95"}
 
 // Headline is the comparison in three lines: the metrics that changed
 // significantly, the cases fixed and broken, and the change in cost.
@@ -577,7 +577,14 @@ func (r *Result) Headline() []string {
 	var cost []string
 	for _, name := range costMetrics {
 		for _, row := range r.Rows {
-			if row.Metric == name && row.A != nil && row.B != nil {
+			if row.Metric == name && row.A != nil && row.B != nil && row.A.Unit == score.UnitUSD {
+				// The dollar change itself and relative to A.
+				d := "0.0%"
+				if abs, rel := usdDelta(row); row.B.Value != row.A.Value {
+					d = strings.Trim(abs+", "+rel, ", ")
+				}
+				cost = append(cost, fmt.Sprintf("dollars %s → %s (%s)", report.FormatValue(*row.A), report.FormatValue(*row.B), d))
+			} else if row.Metric == name && row.A != nil && row.B != nil {
 				cost = append(cost, fmt.Sprintf("%s %s → %s (%s)", strings.TrimPrefix(name, "cost."), report.FormatValue(*row.A), report.FormatValue(*row.B), delta(row)))
 			}
 		}
@@ -741,6 +748,12 @@ func delta(r Row) string {
 		return fmt.Sprintf("%+.1f pp", 100*d)
 	case r.A.Unit == score.UnitScore:
 		return fmt.Sprintf("%+.3f", d)
+	case r.A.Unit == score.UnitUSD && d != 0:
+		abs, rel := usdDelta(r)
+		if rel != "" {
+			return abs + " (" + rel + ")"
+		}
+		return abs
 	case d == 0:
 		return "0.0%"
 	case r.A.Value != 0:
@@ -751,6 +764,21 @@ func delta(r Row) string {
 		sign = "−"
 	}
 	return sign + report.FormatNumber(r.A.Unit, math.Abs(d))
+}
+
+// usdDelta gives a dollar change itself ("−$0.0006") and relative to A
+// ("−7.1%"; "" when A is 0).
+func usdDelta(r Row) (abs, rel string) {
+	d := r.B.Value - r.A.Value
+	sign := "+"
+	if d < 0 {
+		sign = "−"
+	}
+	abs = sign + report.FormatUSD(math.Abs(d))
+	if r.A.Value != 0 {
+		rel = fmt.Sprintf("%s%.1f%%", sign, 100*math.Abs(d)/math.Abs(r.A.Value))
+	}
+	return abs, rel
 }
 
 func pValue(r Row) string {

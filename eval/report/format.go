@@ -2,6 +2,7 @@ package report
 
 import (
 	"fmt"
+	"math"
 	"strconv"
 
 	"github.com/searchbench/searchbench/eval/score"
@@ -22,12 +23,29 @@ func FormatNumber(unit string, v float64) string {
 		return fmt.Sprintf("%.1f", v)
 	case score.UnitMS:
 		return fmt.Sprintf("%.0f ms", v)
+	case score.UnitUSD:
+		return FormatUSD(v)
 	}
 	return fmt.Sprintf("%.2f", v)
 }
 
+// FormatUSD shows dollars: four decimals under $1 (a case costs fractions
+// of a cent), two above.
+func FormatUSD(v float64) string {
+	if math.Abs(v) < 1 {
+		return fmt.Sprintf("$%.4f", v)
+	}
+	return fmt.Sprintf("$%.2f", v)
+}
+
 // FormatCI formats a rate's Wilson 95% interval, or "" when it has none.
 func FormatCI(m score.Metric) string {
+	if m.Unit == score.UnitUSD && m.Den > 1 && m.Hi > 0 {
+		if m.Hi >= 1 { // both ends to the cent
+			return fmt.Sprintf("$%.2f–$%.2f", m.Lo, m.Hi)
+		}
+		return FormatUSD(m.Lo) + "–" + FormatUSD(m.Hi)
+	}
 	if m.Unit != score.UnitRate || m.Den == 0 || (m.Lo == 0 && m.Hi == 0) {
 		return ""
 	}

@@ -50,6 +50,9 @@ type htmlCase struct {
 	// search.
 	Inputs []string    `json:"in,omitempty"`
 	Checks []htmlCheck `json:"checks"`
+	// USD is the case's dollars at the price table's rates (the cost
+	// scorer's "usd"); nil when the case made no priced requests.
+	USD *float64 `json:"usd,omitempty"`
 }
 
 // htmlCheck is one check, with short keys. Expected and got are also
@@ -76,6 +79,9 @@ func htmlCaseOf(rec *CaseRecord) *htmlCase {
 		c.Inputs = append(c.Inputs, t.Input)
 	}
 	for _, s := range rec.Scores {
+		if v, ok := s.Values["usd"]; ok && s.Scorer == "cost" {
+			c.USD = &v
+		}
 		for _, k := range s.Checks {
 			hc := htmlCheck{Scorer: s.Scorer, Name: k.Name, Metric: k.Metric, Pass: k.Pass, Measure: s.Measure,
 				Expected: k.Expected, Got: k.Got, Reason: k.Reason, Diff: k.Diff}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"iter"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -11,6 +12,7 @@ import (
 	"time"
 
 	"github.com/searchbench/searchbench/eval/dataset"
+	"github.com/searchbench/searchbench/eval/price"
 	"github.com/searchbench/searchbench/eval/vcr"
 	"github.com/searchbench/searchbench/fixtures/sim"
 	"github.com/searchbench/searchbench/internal/fsutil"
@@ -56,6 +58,17 @@ type RecordOptions struct {
 	// Force lets a simulator recording replace cassettes recorded live
 	// (record --force); without it Record refuses with a *LiveError.
 	Force bool
+	// Transport sends a live recording's requests (nil:
+	// http.DefaultTransport). Pass an httpx.Pacer to pace them per
+	// provider: it sits under the recorder, so the 429s it absorbs never
+	// reach a cassette.
+	Transport http.RoundTripper
+	// Admit, if set, is asked before each case starts, with the case; false
+	// stops starting cases (a budget is spent). Cases in flight finish.
+	Admit func(c *dataset.Case) bool
+	// Used, if set, is told what a case that ran to the end used (every
+	// sample), before Done.
+	Used func(c *dataset.Case, u price.Usage)
 }
 
 // LiveError refuses a simulator recording that would replace cassettes
@@ -187,7 +200,11 @@ func Record(ctx context.Context, items []Item, opts RecordOptions) error {
 	}
 	var errs []error
 	recorded := 0
-	err = ordered(ctx, Slice(traffic).All(), n, func(ctx context.Context, it Item) result {
+	seq := Slice(traffic).All()
+	if opts.Admit != nil {
+		seq = admitted(seq, opts.Admit)
+	}
+	err = ordered(ctx, seq, n, func(ctx context.Context, it Item) result {
 		e, err := opts.recordOne(ctx, shelf, it.Case, samples[it.Case.Key()])
 		return result{it.Case.Key(), e, err}
 	}, func(r result) error {
@@ -310,11 +327,32 @@ func (o *RecordOptions) recordOne(ctx context.Context, shelf Shelf, c *dataset.C
 			return Entry{}, fmt.Errorf("case %s: removing the sample cassette of an earlier recording: %w", c.Key(), err)
 		}
 	}
+	if o.Used != nil {
+		var u price.Usage
+		for _, s := range sessions {
+			u = u.Add(price.UsageOf(s))
+		}
+		o.Used(c, u)
+	}
 	e := entryOf(o.Variant, o.Backend, o.Policy, sessions, sums)
 	if o.Backend == BackendLive {
 		e.Model, e.BaseURLs = o.liveSource()
 	}
 	return e, nil
+}
+
+// admitted yields items while admit lets each start.
+func admitted(items iter.Seq2[Item, error], admit func(*dataset.Case) bool) iter.Seq2[Item, error] {
+	return func(yield func(Item, error) bool) {
+		for it, err := range items {
+			if err == nil && !admit(it.Case) {
+				return
+			}
+			if !yield(it, err) {
+				return
+			}
+		}
+	}
 }
 
 // recordSample runs sample k of case c against the backend and returns its
@@ -358,6 +396,13 @@ func (o *RecordOptions) recordSample(ctx context.Context, shelf Shelf, c *datase
 		// request body, and the simulator echoes request text back.
 		ropts.Secrets = append(ropts.Secrets, secret.FromEnv(o.Getenv).Values()...)
 	} else {
+		if o.Transport != nil {
+			ropts.Real = o.Transport
+		}
+		if _, ok := o.Transport.(*httpx.Pacer); ok {
+			// Time queued for a rate limit is not the server being slow.
+			policy.WithTimeout = httpx.DeferredTimeout
+		}
 		// The one list of secrets: every key and every base URL's password
 		// and credential query values.
 		ropts.Secrets = append(ropts.Secrets, secret.FromEnv(getenv).Values()...)

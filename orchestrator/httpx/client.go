@@ -136,8 +136,8 @@ func (c *Client) PostJSON(ctx context.Context, rawURL string, headers http.Heade
 	// ended says why ctx is done: the caller's own context, or the call's
 	// time running out.
 	ended := func() error {
-		if parent.Err() == nil && errors.Is(ctx.Err(), context.DeadlineExceeded) {
-			return fmt.Errorf("%w after %s (the whole call's limit): %w", errCallTimeout, p.CallTimeout, ctx.Err())
+		if parent.Err() == nil && timedOut(ctx) {
+			return fmt.Errorf("%w after %s (the whole call's limit): %w", errCallTimeout, p.CallTimeout, context.DeadlineExceeded)
 		}
 		return ctx.Err()
 	}
@@ -275,7 +275,12 @@ var errCallTimeout = errors.New("call timed out")
 var errAttemptTimeout = errors.New("attempt timed out")
 
 func attemptErr(actx, ctx context.Context, timeout time.Duration, err error) error {
-	if ctx.Err() == nil && errors.Is(actx.Err(), context.DeadlineExceeded) {
+	if ctx.Err() == nil && timedOut(actx) {
+		if errors.Is(err, context.Canceled) {
+			// A DeferredTimeout ends with a cancel whose cause is the
+			// deadline: say "deadline", not "canceled".
+			err = context.DeadlineExceeded
+		}
 		return fmt.Errorf("%w after %s: %w", errAttemptTimeout, timeout, err)
 	}
 	return err

@@ -40,10 +40,16 @@
       case "score": return m.value.toFixed(3);
       case "tokens": return m.value.toFixed(1);
       case "ms": return m.value.toFixed(0) + " ms";
+      case "usd": return usd(m.value);
     }
     return m.value.toFixed(2);
   }
+  function usd(v) { return v === undefined || v === null ? "" : "$" + v.toFixed(Math.abs(v) < 1 ? 4 : 2); }
   function fmtCI(m) {
+    if (m.unit === "usd" && m.den > 1 && m.ci_high) {
+      const d = m.ci_high >= 1 ? 2 : 4; // both ends alike
+      return "$" + (m.ci_low || 0).toFixed(d) + "–$" + m.ci_high.toFixed(d);
+    }
     if (m.unit !== "rate" || !m.den || (!m.ci_low && !m.ci_high)) return "";
     return (100 * (m.ci_low || 0)).toFixed(1) + "–" + (100 * (m.ci_high || 0)).toFixed(1) + "%";
   }
@@ -52,7 +58,7 @@
     return m.den ? String(m.den) : "";
   }
   function ciBar(m) {
-    if (!fmtCI(m)) return "";
+    if (m.unit !== "rate" || !fmtCI(m)) return "";
     const lo = m.ci_low || 0, hi = m.ci_high || 0;
     return el("div", {class: "ci", title: "95% CI " + fmtCI(m)},
       el("span", {style: `left:${100 * lo}%;width:${100 * (hi - lo)}%`}),
@@ -271,7 +277,7 @@
     const count = el("p", {id: "count"});
     const list = el("tbody", {});
     const more = el("button", {id: "more"}, "show more");
-    const head = COMPARE ? ["A", "B", "case", "kind", "label", "input", "failing checks"] : ["", "case", "kind", "label", "input", "failing checks"];
+    const head = COMPARE ? ["A", "B", "case", "kind", "label", "input", "$ A", "$ B", "failing checks"] : ["", "case", "kind", "label", "input", "$", "failing checks"];
     app.append(count, el("table", {class: "caselist"}, el("thead", {}, el("tr", {}, head.map(h => el("th", {}, h)))), list), more);
     let matched = [], shown = 0;
     const showMore = () => {
@@ -282,6 +288,7 @@
           cs.map(x => el("td", {}, badge(x))),
           el("td", {}, el("a", {href: "#case/" + encodeURIComponent(k)}, k), FLIPS.has(k) ? el("span", {class: "chip"}, flipLabel(FLIPS.get(k))) : ""),
           el("td", {}, c.kind), el("td", {}, c.label || ""), el("td", {class: "input", title: (c.in || []).join(" ⏎ ")}, (c.in || []).join(" ⏎ ")),
+          cs.map(x => el("td", {class: "num"}, x ? usd(x.usd) : "")),
           el("td", {class: "wrap"}, fails.join("; "))));
       }
       shown = Math.min(matched.length, shown + PAGE);

@@ -5,6 +5,7 @@ package record
 import (
 	"context"
 	"fmt"
+	"net/http"
 	"path/filepath"
 	"sync"
 
@@ -12,9 +13,11 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/searchbench/searchbench/eval/dataset"
+	"github.com/searchbench/searchbench/eval/price"
 	evalrun "github.com/searchbench/searchbench/eval/run"
 	"github.com/searchbench/searchbench/internal/cmd/variant"
 	"github.com/searchbench/searchbench/internal/cmdutil"
+	"github.com/searchbench/searchbench/orchestrator/httpx"
 )
 
 // MaxSamples bounds --samples: each sample is a full recording of the case.
@@ -34,6 +37,21 @@ type Options struct {
 	Parallel  int
 	Samples   int
 	Force     bool
+
+	// Providers is the rate limits and prices file ("": config/providers.yaml
+	// when present, else the built-in copy).
+	Providers string
+	MaxUSD    float64
+	MaxTokens int
+	Estimate  bool
+	// NoPace sends live requests as fast as --parallel allows, as before
+	// pacing existed (the benchmark's comparison).
+	NoPace bool
+	// Clock paces a live recording (nil: the wall clock); tests inject one.
+	Clock httpx.Clock
+	// Transport carries a live recording's requests under the pacer (nil:
+	// http.DefaultTransport).
+	Transport http.RoundTripper
 }
 
 // NewCmdRecord returns the record command. runF replaces recordRun in tests.
@@ -66,7 +84,22 @@ number of samples recorded.json lists for it (one for a new case).
 
 A cassette is replaced only when its case ran to the end; a failed case keeps
 its previous cassettes. --backend sim refuses to replace cassettes recorded live
-(recorded.json says which), naming them, unless --force.`,
+(recorded.json says which), naming them, unless --force.
+
+--backend live paces itself per provider (chat, Tavily, Exa): requests and
+tokens per minute from the providers' x-ratelimit-* headers when they send
+them, else from config/providers.yaml; a window of requests in flight that
+halves on a 429; Retry-After and reset headers honoured exactly. A 429 is
+waited out and the request sent again below the recorder, so cassettes hold
+no refusals.
+
+--estimate prints, without sending anything, the requests, tokens, dollars
+and the time at the known rate limits that recording the selection would
+take, estimated from the cases' existing cassettes. --max-usd and
+--max-tokens stop starting cases once the next case's estimate would pass
+the budget: cases in flight finish, every finished cassette is kept, and
+the command exits 1 naming the budget, what was spent and the cases left;
+--stale then resumes.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if runF != nil {
@@ -86,6 +119,11 @@ its previous cassettes. --backend sim refuses to replace cassettes recorded live
 	f.IntVar(&opts.Parallel, "parallel", 4, "cases recorded at once (bounds requests in flight)")
 	f.IntVar(&opts.Samples, "samples", 0, "samples recorded per case, each in its own cassette with its own seed (0: as recorded.json lists, else 1)")
 	f.BoolVar(&opts.Force, "force", false, "let --backend sim replace cassettes recorded live (refused otherwise: they cost money)")
+	f.StringVar(&opts.Providers, "providers", DefaultProviders, "rate limits and prices `file` (the built-in copy when the default is absent)")
+	f.Float64Var(&opts.MaxUSD, "max-usd", 0, "stop starting cases when the next would pass this many `dollars` (estimated; 0: no budget)")
+	f.IntVar(&opts.MaxTokens, "max-tokens", 0, "stop starting cases when the next would pass this many model `tokens` (estimated; 0: no budget)")
+	f.BoolVar(&opts.NoPace, "no-pace", false, "--backend live: do not pace requests (only --parallel bounds them; 429s are retried by the client and recorded)")
+	f.BoolVar(&opts.Estimate, "estimate", false, "print the requests, tokens, dollars and time the selection would take, and record nothing")
 	return cmd
 }
 
@@ -138,6 +176,48 @@ func recordRun(ctx context.Context, opts *Options) error {
 			return nil
 		}
 	}
+	var traffic []evalrun.Item
+	for _, it := range items {
+		if evalrun.NeedsTraffic(it.Case) {
+			traffic = append(traffic, it)
+		}
+	}
+	total := len(traffic)
+	if total == 0 {
+		return cmdutil.Usagef("no routing or flows case matches the filter %q", opts.Filter)
+	}
+	if opts.MaxUSD < 0 || opts.MaxTokens < 0 {
+		return cmdutil.Usagef("--max-usd %v, --max-tokens %d: a budget is positive (0: none)", opts.MaxUSD, opts.MaxTokens)
+	}
+	prov, err := loadProviders(opts.Providers)
+	if err != nil {
+		return cmdutil.Usage(err)
+	}
+	table, err := price.LoadOverlay(prov.Prices, filepath.Join(opts.Variant.Prompts, v.Name, price.VariantFile))
+	if err != nil {
+		return cmdutil.Usage(err)
+	}
+	model := v.Settings.Model
+	if model == "" {
+		model = opts.IO.Getenv("SEARCHBENCH_LLM_MODEL")
+	}
+	if model == "" {
+		model = table.DefaultModel
+	}
+	// Estimates come from the case's own cassette, else the shipped seed
+	// recording of it.
+	shelves := []evalrun.Shelf{shelf}
+	if seed := (evalrun.Shelf{Root: opts.Cassettes, Variant: "seed", Mode: mode}); seed != shelf {
+		shelves = append(shelves, seed)
+	}
+	ests, err := evalrun.EstimateItems(traffic, shelves, table, model, opts.Samples)
+	if err != nil {
+		return cmdutil.Usage(err)
+	}
+	if opts.Estimate {
+		printEstimate(opts.IO.Out, traffic, ests, prov, model, max(opts.Samples, 1))
+		return nil
+	}
 	if opts.Backend == evalrun.BackendSim {
 		warn := "note"
 		if policy != v.Name {
@@ -148,23 +228,39 @@ func recordRun(ctx context.Context, opts *Options) error {
 	if t := v.Settings.Temperature; opts.Samples > 1 && t != nil && *t == 0 {
 		fmt.Fprintf(opts.IO.ErrOut, "WARNING: variant %s sets temperature 0: a real model's samples will hardly differ, so they measure little beyond the first\n", v.Name)
 	}
-	total := 0
-	for _, it := range items {
-		if evalrun.NeedsTraffic(it.Case) {
-			total++
-		}
-	}
-	if total == 0 {
-		return cmdutil.Usagef("no routing or flows case matches the filter %q", opts.Filter)
+	var pacer *httpx.Pacer
+	if opts.Backend == evalrun.BackendLive && opts.NoPace {
+		ropts.Transport = opts.Transport
+	} else if opts.Backend == evalrun.BackendLive {
+		pacer = httpx.NewPacer(opts.Transport, httpx.PacerOptions{Lanes: prov.PaceLimits(), Route: evalrun.RouteRequest, Clock: opts.Clock})
+		ropts.Transport = pacer
 	}
 
+	est := make(map[string]evalrun.Estimate, total)
+	for i, it := range traffic {
+		est[it.Case.Key()] = ests[i]
+	}
 	var mu sync.Mutex
+	b := &budget{maxUSD: opts.MaxUSD, maxTokens: opts.MaxTokens, used: map[string]price.Usage{}}
 	var bar *progressbar.ProgressBar
+	desc := "recording " + v.Name + "/" + mode
 	if opts.IO.IsStderrTTY() {
 		bar = progressbar.NewOptions(total, progressbar.OptionSetWriter(opts.IO.ErrOut),
-			progressbar.OptionSetDescription("recording "+v.Name+"/"+mode), progressbar.OptionShowCount(), progressbar.OptionClearOnFinish())
+			progressbar.OptionSetDescription(desc), progressbar.OptionShowCount(), progressbar.OptionClearOnFinish(),
+			progressbar.OptionSetPredictTime(true))
 	}
 	failed, finished := 0, 0 // finished: cases that started and ended, either way
+	ropts.Admit = func(c *dataset.Case) bool {
+		mu.Lock()
+		defer mu.Unlock()
+		return b.admit(est[c.Key()])
+	}
+	ropts.Used = func(c *dataset.Case, u price.Usage) {
+		mu.Lock()
+		defer mu.Unlock()
+		u.Model = model
+		b.used[c.Key()] = u
+	}
 	ropts.Done = func(c *dataset.Case, err error) {
 		mu.Lock()
 		defer mu.Unlock()
@@ -172,13 +268,31 @@ func recordRun(ctx context.Context, opts *Options) error {
 		if err != nil {
 			failed++
 		}
+		e := est[c.Key()]
+		u, ok := b.used[c.Key()]
+		usd := e.USD // a failed case spent an unknown part: count the estimate
+		tokens := e.Tokens()
+		if ok {
+			usd, _ = table.USD(u) // the model was priced by the estimate already
+			tokens = u.Tokens()
+		}
+		b.finish(e, usd, tokens)
 		if bar != nil {
+			bar.Describe(desc + " " + progressLine(pacer, b))
 			bar.Add(1)
 		}
 	}
 	err = evalrun.Record(ctx, items, ropts)
 	if bar != nil {
 		bar.Finish()
+	}
+	if pacer != nil {
+		fmt.Fprintln(opts.IO.ErrOut, pacingSummary(pacer))
+	}
+	var budgetErr error
+	if b.stopped {
+		budgetErr = fmt.Errorf("budget reached: %s; spent %s (%s tokens) on %d cases; %d of %d cases left, not started (their cassettes are unchanged): raise the budget and run record --stale to resume",
+			b.describe(), usdString(b.spentUSD), thousands(b.spentTokens), finished, total-finished, total)
 	}
 	if err != nil || ctx.Err() != nil {
 		if err == nil {
@@ -190,18 +304,33 @@ func recordRun(ctx context.Context, opts *Options) error {
 		}
 		// Say what happened to every case: an interrupted recording has
 		// cases that never started, and their cassettes are unchanged.
-		return cmdutil.Infra(fmt.Errorf("%d of %d cases started: %d recorded, %d failed or interrupted; %d not started "+
+		err = fmt.Errorf("%d of %d cases started: %d recorded, %d failed or interrupted; %d not started "+
 			"(the cassettes of cases not recorded are unchanged):\n%w",
-			finished, total, finished-failed, failed, total-finished, err))
+			finished, total, finished-failed, failed, total-finished, err)
+		if budgetErr != nil {
+			err = fmt.Errorf("%w\n%w", budgetErr, err)
+		}
+		return cmdutil.Infra(err)
+	}
+	if budgetErr != nil {
+		return &cmdutil.ExitError{Code: cmdutil.ExitFail, Err: budgetErr}
 	}
 	by := opts.Backend
 	if policy != "" {
 		by += ", policy " + policy
 	}
+	spent := ""
+	if opts.Backend == evalrun.BackendLive {
+		spent = "; spent " + usdString(b.spentUSD)
+	}
 	if opts.Samples > 1 {
-		fmt.Fprintf(opts.IO.Out, "recorded %d cases × %d samples = %d cassettes under %s (variant %s, hash %s; backend %s)\n", total, opts.Samples, total*opts.Samples, filepath.ToSlash(shelf.Dir()), v.Name, v.Hash, by)
+		fmt.Fprintf(opts.IO.Out, "recorded %d cases × %d samples = %d cassettes under %s (variant %s, hash %s; backend %s%s)\n", total, opts.Samples, total*opts.Samples, filepath.ToSlash(shelf.Dir()), v.Name, v.Hash, by, spent)
 		return nil
 	}
-	fmt.Fprintf(opts.IO.Out, "recorded %d cassettes under %s (variant %s, hash %s; backend %s)\n", total, filepath.ToSlash(shelf.Dir()), v.Name, v.Hash, by)
+	fmt.Fprintf(opts.IO.Out, "recorded %d cassettes under %s (variant %s, hash %s; backend %s%s)\n", total, filepath.ToSlash(shelf.Dir()), v.Name, v.Hash, by, spent)
 	return nil
 }
+
+// Run records as the command would with opts; tests call it to inject a
+// transport and a clock.
+func Run(ctx context.Context, opts *Options) error { return recordRun(ctx, opts) }

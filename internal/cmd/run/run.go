@@ -22,6 +22,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/searchbench/searchbench/eval/dataset"
+	"github.com/searchbench/searchbench/eval/price"
 	"github.com/searchbench/searchbench/eval/report"
 	evalrun "github.com/searchbench/searchbench/eval/run"
 	"github.com/searchbench/searchbench/eval/score"
@@ -222,6 +223,10 @@ func runRun(ctx context.Context, opts *Options) error {
 		bar = progressbar.NewOptions(items.Len(), progressbar.OptionSetWriter(opts.IO.ErrOut),
 			progressbar.OptionSetDescription("replaying"), progressbar.OptionShowCount(), progressbar.OptionClearOnFinish())
 	}
+	scorers, err := pricedScorers(opts, v)
+	if err != nil {
+		return cmdutil.Usage(err)
+	}
 	cache, cacheWarning := cacheOf(opts)
 	ropts := evalrun.Options{
 		Variant:   v,
@@ -229,7 +234,7 @@ func runRun(ctx context.Context, opts *Options) error {
 		Repair:    opts.Repair,
 		Cassettes: opts.Cassettes,
 		Parallel:  opts.Parallel,
-		Scorers:   score.All(),
+		Scorers:   scorers,
 		Parser:    parser,
 		Getenv:    opts.IO.Getenv,
 		Samples:   opts.Samples,
@@ -613,4 +618,31 @@ func (e *caseErrors) End(report.Summary) error {
 	}
 	_, err := fmt.Fprintf(e.w, "… and %d more case(s) that could not run, each in the JSON report\n\n", e.n-maxQuietErrors)
 	return err
+}
+
+// pricedScorers is score.All() with the cost scorer pricing at
+// config/providers.yaml's rates (the file when present, else the built-in
+// copy) overlaid with the variant's prices.yaml, for the variant's model.
+func pricedScorers(opts *Options, v *prompts.Variant) ([]score.Scorer, error) {
+	prov := price.Default()
+	if _, err := os.Stat("config/providers.yaml"); err == nil {
+		if prov, err = price.LoadFile("config/providers.yaml"); err != nil {
+			return nil, err
+		}
+	}
+	table, err := price.LoadOverlay(prov.Prices, filepath.Join(opts.Variant.Prompts, v.Name, price.VariantFile))
+	if err != nil {
+		return nil, err
+	}
+	model := v.Settings.Model
+	if model == "" {
+		model = opts.IO.Getenv("SEARCHBENCH_LLM_MODEL")
+	}
+	out := score.All()
+	for i, s := range out {
+		if _, ok := s.(score.Cost); ok {
+			out[i] = score.Cost{Prices: &table, Model: model}
+		}
+	}
+	return out, nil
 }

@@ -1,0 +1,199 @@
+package record
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/searchbench/searchbench/eval/price"
+	evalrun "github.com/searchbench/searchbench/eval/run"
+	"github.com/searchbench/searchbench/orchestrator/httpx"
+)
+
+// DefaultProviders is the providers file read when --providers is not set
+// and the file exists; otherwise the built-in copy is used.
+const DefaultProviders = "config/providers.yaml"
+
+func loadProviders(path string) (*price.Providers, error) {
+	if path == "" || path == DefaultProviders {
+		if _, err := os.Stat(DefaultProviders); errors.Is(err, os.ErrNotExist) {
+			return price.Default(), nil
+		}
+		path = DefaultProviders
+	}
+	return price.LoadFile(path)
+}
+
+// budget tracks what a recording spent against --max-usd and --max-tokens.
+// Its methods are called under the command's lock.
+type budget struct {
+	maxUSD    float64
+	maxTokens int
+
+	spentUSD    float64
+	spentTokens int
+	reservedUSD float64 // estimates of the cases in flight
+	reservedTok int
+	used        map[string]price.Usage
+	stopped     bool
+}
+
+// admit reserves e if the cases finished and in flight plus e stay within
+// the budget; once it refuses, it refuses every later case, so cases start
+// in order and a resume (--stale) picks up where the recording stopped.
+func (b *budget) admit(e evalrun.Estimate) bool {
+	if b.stopped {
+		return false
+	}
+	if b.maxUSD > 0 && b.spentUSD+b.reservedUSD+e.USD > b.maxUSD ||
+		b.maxTokens > 0 && b.spentTokens+b.reservedTok+e.Tokens() > b.maxTokens {
+		b.stopped = true
+		return false
+	}
+	b.reservedUSD += e.USD
+	b.reservedTok += e.Tokens()
+	return true
+}
+
+// finish moves a case from reserved (its estimate) to spent (what it used).
+func (b *budget) finish(e evalrun.Estimate, usd float64, tokens int) {
+	b.reservedUSD -= e.USD
+	b.reservedTok -= e.Tokens()
+	b.spentUSD += usd
+	b.spentTokens += tokens
+}
+
+func (b *budget) describe() string {
+	var parts []string
+	if b.maxUSD > 0 {
+		parts = append(parts, "--max-usd "+usdString(b.maxUSD))
+	}
+	if b.maxTokens > 0 {
+		parts = append(parts, "--max-tokens "+thousands(b.maxTokens))
+	}
+	return strings.Join(parts, ", ")
+}
+
+// usdString shows dollars with four decimals below a dollar (recordings
+// of a few cases cost fractions of a cent), two above.
+func usdString(v float64) string {
+	if v < 1 {
+		return fmt.Sprintf("$%.4f", v)
+	}
+	return fmt.Sprintf("$%.2f", v)
+}
+
+func thousands(n int) string {
+	s := strconv.Itoa(n)
+	neg := strings.HasPrefix(s, "-")
+	s = strings.TrimPrefix(s, "-")
+	var b strings.Builder
+	for i, r := range s {
+		if i > 0 && (len(s)-i)%3 == 0 {
+			b.WriteByte(',')
+		}
+		b.WriteRune(r)
+	}
+	if neg {
+		return "-" + b.String()
+	}
+	return b.String()
+}
+
+// progressLine is the progress bar's description: requests sent, 429s
+// absorbed and dollars so far (the bar adds cases and the ETA).
+func progressLine(p *httpx.Pacer, b *budget) string {
+	var parts []string
+	if p != nil {
+		sent, absorbed := 0, 0
+		for _, s := range p.Stats() {
+			sent += s.Sent
+			absorbed += s.Absorbed
+		}
+		parts = append(parts, fmt.Sprintf("%d req", sent), fmt.Sprintf("%d×429 absorbed", absorbed))
+	}
+	parts = append(parts, usdString(b.spentUSD))
+	return strings.Join(parts, " · ")
+}
+
+// pacingSummary is the line printed after a live recording.
+func pacingSummary(p *httpx.Pacer) string {
+	var parts []string
+	for _, s := range p.Stats() {
+		if s.Sent == 0 {
+			continue
+		}
+		from := "configured"
+		if s.Learned {
+			from = "from headers"
+		}
+		parts = append(parts, fmt.Sprintf("%s %d requests, %d×429 absorbed, %d passed on, paced at %s/s (%s)", s.Name, s.Sent, s.Absorbed, s.Passed, strconv.FormatFloat(s.Rate, 'g', 3, 64), from))
+	}
+	if len(parts) == 0 {
+		return "pacing: no requests sent"
+	}
+	return "pacing: " + strings.Join(parts, "; ")
+}
+
+// printEstimate prints what recording the selection would take.
+func printEstimate(w io.Writer, items []evalrun.Item, ests []evalrun.Estimate, prov *price.Providers, model string, samples int) {
+	req := map[string]int{}
+	var u price.Usage
+	var usd float64
+	from := map[string]int{}
+	for _, e := range ests {
+		for k, v := range e.Requests {
+			req[k] += v
+		}
+		u = u.Add(e.Usage)
+		usd += e.USD
+		switch {
+		case e.From == "default":
+			from["defaults"]++
+		case strings.HasPrefix(e.From, "mean of"):
+			from["their dataset's mean"]++
+		default:
+			from["a cassette"]++
+		}
+	}
+	fmt.Fprintf(w, "estimate for %d cases × %d sample(s), model %s:\n", len(items), samples, model)
+	var rs []string
+	all := 0
+	for _, lane := range price.Lanes {
+		rs = append(rs, fmt.Sprintf("%s %d", lane, req[lane]))
+		all += req[lane]
+	}
+	fmt.Fprintf(w, "  requests  %d (%s)\n", all, strings.Join(rs, ", "))
+	fmt.Fprintf(w, "  tokens    %s (prompt %s, completion %s)\n", thousands(u.Tokens()), thousands(u.PromptTokens), thousands(u.CompletionTokens))
+	fmt.Fprintf(w, "  dollars   %s\n", usdString(usd))
+	var longest time.Duration
+	var why []string
+	for _, lane := range price.Lanes {
+		l := prov.Limits[lane]
+		var d time.Duration
+		if r := l.RequestRate(); r > 0 && req[lane] > 0 {
+			d = time.Duration(float64(req[lane]) / r * float64(time.Second))
+		}
+		if lane == evalrun.LaneChat && l.TokensPerMinute > 0 {
+			if t := time.Duration(float64(u.Tokens()) / l.TokensPerMinute * float64(time.Minute)); t > d {
+				d = t
+			}
+		}
+		if d > longest {
+			longest = d
+		}
+		why = append(why, fmt.Sprintf("%s %s", lane, d.Round(time.Second)))
+	}
+	fmt.Fprintf(w, "  time      at least %s at the configured rate limits (%s); a provider's headers may allow more\n", longest.Round(time.Second), strings.Join(why, ", "))
+	var fs []string
+	for _, k := range []string{"a cassette", "their dataset's mean", "defaults"} {
+		if from[k] > 0 {
+			fs = append(fs, fmt.Sprintf("%d from %s", from[k], k))
+		}
+	}
+	fmt.Fprintf(w, "  estimated %s; prices and limits from config/providers.yaml\n", strings.Join(fs, ", "))
+}

@@ -40,6 +40,7 @@ type Row struct {
 	// Effect is their mean with a case-level bootstrap 95% interval.
 	Sampled            bool
 	Exact              bool
+	Draws              int // Monte Carlo draws when not Exact
 	Effect, Lo, Hi     float64
 	PassHatA, PassHatB *float64 // pass^N of each run (N: Result.MaxSamples), when it has it
 }
@@ -294,7 +295,7 @@ func Compare(a, b report.Source) (*Result, error) {
 				row.Paired, row.Pairs, row.Worse, row.Better = true, pc.n, pc.worse, pc.better
 				if res.Sampled {
 					row.Sampled = pc.sampled
-					row.P, row.Exact = stats.SignFlip(stats.RateDifferences(pc.rates))
+					row.P, row.Exact, row.Draws = stats.SignFlipRates(pc.rates)
 					row.Effect, row.Lo, row.Hi = stats.MeanDiffInterval(pc.rates)
 					row.PassHatA, row.PassHatB = hatA[name.Name], hatB[name.Name]
 				} else {

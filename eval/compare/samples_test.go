@@ -36,7 +36,7 @@ func TestSampledRows(t *testing.T) {
 	}
 	r := row(t, res, "routing.accuracy")
 	pairs := []stats.RatePair{{PassA: 0, NA: 5, PassB: 5, NB: 5}, {PassA: 1, NA: 5, PassB: 4, NB: 5}, {PassA: 2, NA: 5, PassB: 5, NB: 5}, {PassA: 5, NA: 5, PassB: 5, NB: 5}, {PassA: 4, NA: 5, PassB: 3, NB: 5}, {PassA: 1, NA: 5, PassB: 4, NB: 5}}
-	wantP, _ := stats.SignFlip(stats.RateDifferences(pairs))
+	wantP, _, _ := stats.SignFlipRates(pairs)
 	// Differences in fifths: +5 +3 +3 0 −1 +3: 32 of 2^5 assignments have
 	// |Σ| ≥ 13: p = 2·2/32 = 0.125.
 	if !r.Sampled || !r.Exact || r.P != wantP || r.P != 0.125 {

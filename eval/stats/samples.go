@@ -250,27 +250,202 @@ type RatePair struct{ PassA, NA, PassB, NB int }
 
 // RateDifferences scales the per-case pass-rate differences B − A to
 // integers over their least common denominator, for SignFlip. The scale
-// does not change the test, which depends only on the ratios.
-func RateDifferences(ps []RatePair) []int64 {
-	l := int64(1)
-	for _, p := range ps {
-		l = lcm(lcm(l, int64(max(p.NA, 1))), int64(max(p.NB, 1)))
+// does not change the test, which depends only on the ratios. ok is false
+// when the scaled differences or their sum would not fit an int64 (per-case
+// sample counts spanning 1..43 already have a common denominator above
+// 9·10^18); SignFlipRates then tests them without scaling.
+func RateDifferences(ps []RatePair) (d []int64, ok bool) {
+	l, _, ok := rateScale(ps)
+	if !ok {
+		return nil, false
 	}
+	li := l.Int64()
 	out := make([]int64, len(ps))
 	for i, p := range ps {
-		out[i] = int64(p.PassB)*(l/int64(max(p.NB, 1))) - int64(p.PassA)*(l/int64(max(p.NA, 1)))
+		out[i] = int64(p.PassB)*(li/int64(max(p.NB, 1))) - int64(p.PassA)*(li/int64(max(p.NA, 1)))
+	}
+	return out, true
+}
+
+// rateScale returns the common denominator of ps and Σ|scaled difference|,
+// exactly, and whether both fit an int64.
+func rateScale(ps []RatePair) (l, sum *big.Int, ok bool) {
+	l = big.NewInt(1)
+	var g, t big.Int
+	for _, p := range ps {
+		for _, n := range []int{p.NA, p.NB} {
+			t.SetInt64(int64(max(n, 1)))
+			g.GCD(nil, nil, l, &t)
+			l.Mul(l, t.Quo(&t, &g))
+		}
+	}
+	sum = new(big.Int)
+	for _, d := range bigDifferences(ps, l) {
+		sum.Add(sum, new(big.Int).Abs(d))
+	}
+	return l, sum, l.IsInt64() && sum.IsInt64()
+}
+
+// bigDifferences is RateDifferences in big integers over the scale l.
+func bigDifferences(ps []RatePair, l *big.Int) []*big.Int {
+	out := make([]*big.Int, len(ps))
+	for i, p := range ps {
+		b := new(big.Int).Quo(l, big.NewInt(int64(max(p.NB, 1))))
+		b.Mul(b, big.NewInt(int64(p.PassB)))
+		a := new(big.Int).Quo(l, big.NewInt(int64(max(p.NA, 1))))
+		a.Mul(a, big.NewInt(int64(p.PassA)))
+		out[i] = b.Sub(b, a)
 	}
 	return out
 }
 
-func gcd(a, b int64) int64 {
-	for b != 0 {
-		a, b = b, a%b
+// SignFlipBigExactMax is the most non-zero differences SignFlipRates
+// enumerates one by one (2^n sums in big integers) when they cannot be
+// scaled into int64s.
+const SignFlipBigExactMax = 20
+
+// SignFlipRates is SignFlip on per-case pass-rate differences. It is exact
+// whenever it can be: on the integers RateDifferences scales them to; when
+// those overflow, by listing all 2^n sign assignments in big integers for
+// up to SignFlipBigExactMax non-zero differences. Past that it is a seeded
+// Monte Carlo on the fractions (exact false; its standard error is
+// MonteCarloSE(p, draws)). It never overflows.
+func SignFlipRates(ps []RatePair) (p float64, exact bool, draws int) {
+	l, sum, fits := rateScale(ps)
+	var nz []*big.Int
+	for _, d := range bigDifferences(ps, l) {
+		if d.Sign() != 0 {
+			nz = append(nz, d)
+		}
 	}
-	return a
+	if fits && (len(nz) == 0 || sum.Int64() <= SignFlipExactWork/int64(len(nz)) || len(nz) > SignFlipBigExactMax) {
+		d, _ := RateDifferences(ps)
+		p, exact = SignFlip(d)
+		if !exact {
+			draws = signFlipDraws(len(nz))
+		}
+		return p, exact, draws
+	}
+	if len(nz) <= SignFlipBigExactMax {
+		return signFlipBigExact(nz), true, 0
+	}
+	// Monte Carlo on the fractions, in float64: relative rounding (~1e-16
+	// of the sum) is far below the Monte Carlo error it is reported with.
+	abs := make([]float64, len(nz))
+	var obs float64
+	lf, _ := new(big.Float).SetInt(l).Float64()
+	for i, d := range nz {
+		f, _ := new(big.Float).SetInt(d).Float64()
+		f /= lf
+		obs += f
+		abs[i] = math.Abs(f)
+	}
+	draws = signFlipDraws(len(abs))
+	return signFlipMCFloat(abs, math.Abs(obs), draws), false, draws
 }
 
-func lcm(a, b int64) int64 { return a / gcd(a, b) * b }
+// MonteCarloSE is the standard error of a Monte Carlo p-value from draws
+// random assignments.
+func MonteCarloSE(p float64, draws int) float64 {
+	if draws <= 0 {
+		return 0
+	}
+	return math.Sqrt(p * (1 - p) / float64(draws))
+}
+
+func nonZero(d []int64) int {
+	n := 0
+	for _, x := range d {
+		if x != 0 {
+			n++
+		}
+	}
+	return n
+}
+
+// signFlipBigExact counts, over all 2^n sign assignments of the non-zero
+// big-integer differences d, those whose |Σ| reaches the observed |Σd|,
+// walking them in Gray-code order (one addition per assignment).
+func signFlipBigExact(d []*big.Int) float64 {
+	if len(d) == 0 {
+		return 1
+	}
+	obs := new(big.Int)
+	for _, x := range d {
+		obs.Add(obs, x)
+	}
+	obs.Abs(obs)
+	// Start with every sign positive on |d_i|.
+	abs := make([]*big.Int, len(d))
+	s := new(big.Int)
+	for i, x := range d {
+		abs[i] = new(big.Int).Abs(x)
+		s.Add(s, abs[i])
+	}
+	neg := make([]bool, len(d))
+	var hits uint64
+	var a big.Int
+	count := func() {
+		if a.Abs(s).Cmp(obs) >= 0 {
+			hits++
+		}
+	}
+	count()
+	two := new(big.Int)
+	for k := uint64(1); k < 1<<uint(len(d)); k++ {
+		i := bits0(k) // the bit Gray code k flips
+		two.Lsh(abs[i], 1)
+		if neg[i] {
+			s.Add(s, two)
+		} else {
+			s.Sub(s, two)
+		}
+		neg[i] = !neg[i]
+		count()
+	}
+	f, _ := new(big.Rat).SetFrac(new(big.Int).SetUint64(hits), new(big.Int).Lsh(big.NewInt(1), uint(len(d)))).Float64()
+	return math.Min(f, 1)
+}
+
+// bits0 is the number of trailing zero bits of k > 0.
+func bits0(k uint64) int {
+	n := 0
+	for k&1 == 0 {
+		k >>= 1
+		n++
+	}
+	return n
+}
+
+func signFlipMCFloat(abs []float64, obs float64, draws int) float64 {
+	rng := rand.New(rand.NewPCG(signFlipSeed, uint64(len(abs))))
+	var total float64
+	for _, a := range abs {
+		total += a
+	}
+	tol := 1e-12 * total // sums equal to the observed one count as reaching it
+	hits := 0
+	for range draws {
+		var s float64
+		var bits uint64
+		for i, a := range abs {
+			if i%64 == 0 {
+				bits = rng.Uint64()
+			}
+			if bits&1 == 1 {
+				s += a
+			} else {
+				s -= a
+			}
+			bits >>= 1
+		}
+		if math.Abs(s) >= obs-tol {
+			hits++
+		}
+	}
+	return float64(1+hits) / float64(1+draws)
+}
+
 
 // MeanDiffInterval returns the mean per-case pass-rate difference B − A
 // and its 95% case-level percentile bootstrap interval (seeded with

@@ -56,7 +56,7 @@ func TestAgainstR(t *testing.T) {
 		switch fs[0] {
 		case "signflip", "signflip-rates":
 			if pairs != nil {
-				args = RateDifferences(pairs)
+				args, _ = RateDifferences(pairs)
 			}
 			var exact bool
 			got, exact = SignFlip(args)
@@ -158,7 +158,7 @@ func TestSignFlipManyCases(t *testing.T) {
 }
 
 func TestRateDifferences(t *testing.T) {
-	got := RateDifferences([]RatePair{{PassA: 1, NA: 2, PassB: 2, NB: 3}, {PassA: 5, NA: 5, PassB: 0, NB: 1}, {PassA: 0, NA: 0, PassB: 0, NB: 0}})
+	got, _ := RateDifferences([]RatePair{{PassA: 1, NA: 2, PassB: 2, NB: 3}, {PassA: 5, NA: 5, PassB: 0, NB: 1}, {PassA: 0, NA: 0, PassB: 0, NB: 0}})
 	// lcm(2, 3, 5, 1) = 30: 2/3−1/2 = 1/6 → 5; 0−1 → −30.
 	want := []int64{5, -30, 0}
 	for i := range want {

@@ -446,7 +446,6 @@ func signFlipMCFloat(abs []float64, obs float64, draws int) float64 {
 	return float64(1+hits) / float64(1+draws)
 }
 
-
 // MeanDiffInterval returns the mean per-case pass-rate difference B − A
 // and its 95% case-level percentile bootstrap interval (seeded with
 // BootstrapSeed): the effect of a paired comparison of sampled runs. With

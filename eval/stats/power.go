@@ -198,3 +198,78 @@ func PairedMDE(ps []RatePair, alpha, power float64) float64 {
 	d, _ := MinDetectable(len(ps), psi, alpha, power)
 	return d
 }
+
+// PairedInterval is a 95% interval for MeanDifference(ps), the mean over
+// cases of the pass-rate difference B − A: Newcombe's hybrid score
+// interval for paired proportions with continuity correction (Newcombe
+// 1998, "Improved confidence intervals for the difference between binomial
+// proportions based on paired data", method 11). It combines the
+// continuity-corrected Wilson intervals of each run's rate through the
+// correlation φ of the two runs' outcomes across cases. With one sample per
+// case it is exactly Newcombe's; with samples each case's rate is a
+// fractional outcome in [0, 1] (its Wilson interval is then conservative,
+// since such a mean varies at most as a binomial one) and φ is Pearson's
+// correlation over cases (for 0/1 outcomes, Newcombe's φ). The case is the
+// unit throughout. Method 10 (no correction) covers only 92% at n = 10 in
+// our simulation; method 11 covers at least 95% (TestPairedIntervalCoverage).
+// No pairs give (−1, 1).
+func PairedInterval(ps []RatePair) (lo, hi float64) {
+	n := len(ps)
+	if n == 0 {
+		return -1, 1
+	}
+	a := make([]float64, n)
+	b := make([]float64, n)
+	var sa, sb float64
+	for i, p := range ps {
+		a[i], b[i] = Ratio(p.PassA, p.NA), Ratio(p.PassB, p.NB)
+		sa += a[i]
+		sb += b[i]
+	}
+	pa, pb := sa/float64(n), sb/float64(n)
+	// cov·n is Newcombe's AD − BC and va·vb·n² his (A+B)(C+D)(A+C)(B+D).
+	var cov, va, vb float64
+	for i := range a {
+		cov += (a[i] - pa) * (b[i] - pb)
+		va += (a[i] - pa) * (a[i] - pa)
+		vb += (b[i] - pb) * (b[i] - pb)
+	}
+	phi := 0.0
+	if va > 0 && vb > 0 {
+		// φ* = max(AD − BC − N/2, 0)/√… when AD > BC.
+		if cov > 0 {
+			phi = max(cov-0.5, 0) / math.Sqrt(va*vb)
+		} else {
+			phi = cov / math.Sqrt(va*vb)
+		}
+	}
+	la, ua := WilsonCC(pa, n)
+	lb, ub := WilsonCC(pb, n)
+	d := pb - pa
+	// Newcombe's δ and ε, for θ = B − A.
+	delta := math.Sqrt(max(0, (pb-lb)*(pb-lb)-2*phi*(pb-lb)*(ua-pa)+(ua-pa)*(ua-pa)))
+	eps := math.Sqrt(max(0, (ub-pb)*(ub-pb)-2*phi*(ub-pb)*(pa-la)+(pa-la)*(pa-la)))
+	return max(-1, d-delta), min(1, d+eps)
+}
+
+// WilsonCC is the continuity-corrected Wilson score 95% interval for a
+// proportion p observed over n trials (Newcombe 1998, "Two-sided
+// confidence intervals for the single proportion", method 4); p need not
+// be a multiple of 1/n.
+func WilsonCC(p float64, n int) (lo, hi float64) {
+	if n <= 0 {
+		return 0, 1
+	}
+	nf := float64(n)
+	z := float64(z95)
+	z2 := float64(z * z)
+	lo = float64(2*nf*p+z2-1-z*math.Sqrt(max(0, float64(z2-2-1/nf+4*p*float64(nf*(1-p)+1))))) / float64(2*(nf+z2))
+	hi = float64(2*nf*p+z2+1+z*math.Sqrt(max(0, float64(z2+2-1/nf+4*p*float64(nf*(1-p)-1))))) / float64(2*(nf+z2))
+	if p <= 0 {
+		lo = 0
+	}
+	if p >= 1 {
+		hi = 1
+	}
+	return max(0, lo), min(1, hi)
+}

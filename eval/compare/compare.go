@@ -50,8 +50,8 @@ type Row struct {
 	// Effect is their mean with a case-level bootstrap 95% interval.
 	Sampled            bool
 	Exact              bool
-	Draws              int // Monte Carlo draws when not Exact
-	Effect, Lo, Hi     float64 // Lo, Hi: a 95% interval for Effect (stats.PairedInterval)
+	Draws              int      // Monte Carlo draws when not Exact
+	Effect, Lo, Hi     float64  // Lo, Hi: a 95% interval for Effect (stats.PairedInterval)
 	PassHatA, PassHatB *float64 // pass^N of each run (N: Result.MaxSamples), when it has it
 }
 

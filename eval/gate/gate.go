@@ -121,6 +121,9 @@ type baseCase struct {
 	// clusters are its per-metric outcomes over the samples
 	// (report.CaseRecord.MetricClusters), for the paired tests.
 	clusters map[string]stats.Cluster
+	// errored and passFlag are the record's own error and pass fields,
+	// for checking the baseline against its summary.
+	errored, passFlag bool
 }
 
 // Evaluate judges the report current against cfg and, when baseline.Open
@@ -156,7 +159,7 @@ func Evaluate(cfg *Config, current, baseline report.Source, opt Options) (*Verdi
 			return nil
 		}, func(r *report.CaseRecord) error {
 			b := &baseCase{info: r.CaseInfo, pass: r.Passed(), scorer: map[string]bool{}, samples: r.SampleCount(), rates: r.ScorerRates(),
-				clusters: r.MetricClusters()}
+				clusters: r.MetricClusters(), errored: r.Error != "", passFlag: r.Pass}
 			for _, res := range r.Scores {
 				b.scorer[res.Scorer] = res.Pass
 				if !res.Measure {
@@ -170,6 +173,9 @@ func Evaluate(cfg *Config, current, baseline report.Source, opt Options) (*Verdi
 			return nil
 		}, func(s *report.Summary) { baseSum = s })
 		if err != nil {
+			return nil, err
+		}
+		if err := checkBaseline(baseline.Name, baseMeta, baseSum, base, baseOrder); err != nil {
 			return nil, err
 		}
 		v.Counts.BaselineCases = len(base)
@@ -283,6 +289,82 @@ func Evaluate(cfg *Config, current, baseline report.Source, opt Options) (*Verdi
 	}
 	v.Line = Line(v)
 	return v, nil
+}
+
+// BaselineError says a baseline disagrees with itself: its case records
+// with its own summary, or with the dataset files it says it ran. A
+// truncated or hand-edited baseline would otherwise be compared as if
+// whole (half its cases gone: "269 new", PASS).
+type BaselineError struct {
+	File     string
+	Problems []string
+}
+
+func (e *BaselineError) Error() string {
+	return fmt.Sprintf("baseline %s is inconsistent, refusing to gate against it (regenerate it: make baseline):\n  %s", e.File, strings.Join(e.Problems, "\n  "))
+}
+
+// checkBaseline checks a baseline against its own summary (how many cases,
+// passed, failed and errored; each paired rate's counts) and against the
+// dataset files it hashed: no more cases of a dataset than the file has,
+// and none of a dataset it does not list.
+func checkBaseline(file string, m report.Meta, sum *report.Summary, base map[string]*baseCase, order []string) error {
+	var problems []string
+	if sum == nil {
+		problems = append(problems, "it has no summary (a truncated file?)")
+	} else {
+		var cases, passed, failed, errored int
+		rates := map[string]stats.Cluster{}
+		for _, k := range order {
+			b := base[k]
+			cases++
+			switch {
+			case b.errored:
+				errored++
+			case b.passFlag:
+				passed++
+			default:
+				failed++
+			}
+			for name, c := range b.clusters {
+				r := rates[name]
+				r.Pass += c.Pass
+				r.N += c.N
+				rates[name] = r
+			}
+		}
+		if cases != sum.Cases || passed != sum.Passed || failed != sum.Failed || errored != sum.Errors {
+			problems = append(problems, fmt.Sprintf("its summary counts %d cases (%d passed, %d failed, %d errors) but it holds %d (%d passed, %d failed, %d errors)",
+				sum.Cases, sum.Passed, sum.Failed, sum.Errors, cases, passed, failed, errored))
+		}
+		for _, mt := range sum.Metrics {
+			if !mt.Paired || mt.Den == 0 {
+				continue
+			}
+			if r := rates[mt.Name]; r.Pass != mt.Num || r.N != mt.Den {
+				problems = append(problems, fmt.Sprintf("its summary has %s = %d/%d but its cases give %d/%d", mt.Name, mt.Num, mt.Den, r.Pass, r.N))
+			}
+		}
+	}
+	if len(m.Datasets) > 0 {
+		per := map[string]int{}
+		for _, k := range order {
+			per[base[k].info.Dataset]++
+		}
+		for _, d := range m.Datasets {
+			if per[d.Name] > d.Cases {
+				problems = append(problems, fmt.Sprintf("dataset %s (sha256 %s) has %d cases but the baseline holds %d of it", d.Name, short(d.SHA256), d.Cases, per[d.Name]))
+			}
+			delete(per, d.Name)
+		}
+		for _, name := range slices.Sorted(maps.Keys(per)) {
+			problems = append(problems, fmt.Sprintf("%d case(s) of dataset %s, which the baseline's datasets do not list", per[name], name))
+		}
+	}
+	if len(problems) > 0 {
+		return &BaselineError{File: file, Problems: problems}
+	}
+	return nil
 }
 
 // evaluation is the state of one Evaluate.

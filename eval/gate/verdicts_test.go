@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/searchbench/searchbench/eval/report"
+	"github.com/searchbench/searchbench/eval/report/reporttest"
 	"github.com/searchbench/searchbench/eval/score"
 )
 
@@ -20,7 +21,13 @@ func fives(n int, wrong map[int]int) report.Source {
 		}
 		rows = append(rows, row)
 	}
-	return sampled("seed", rows...)
+	var recs []*report.CaseRecord
+	for i, r := range rows {
+		recs = append(recs, reporttest.RoutingSamples(i, string(rune('a'+i)), r...))
+	}
+	meta := reporttest.Meta("seed")
+	meta.Datasets[0].Cases = n
+	return report.Bytes("seed.json", reporttest.JSON(meta, recs))
 }
 
 // Sampled runs are gated on cases, not draws: one case going 4/5 → 3/5
@@ -157,7 +164,7 @@ func TestRulesOffAreNoted(t *testing.T) {
 // written. 265/340 = 0.77941176…, reported as 0.779412: a minimum 4e-7
 // above the true value fails although it is below the rounded one.
 func TestThresholdsAreExact(t *testing.T) {
-	m := score.Metric{Name: "routing.accuracy", Value: 0.779412, Num: 265, Den: 340, Unit: score.UnitRate, Better: score.HigherIsBetter, Paired: true}
+	m := score.Metric{Name: "routing.accuracy", Value: 0.779412, Num: 265, Den: 340, Unit: score.UnitRate, Better: score.HigherIsBetter}
 	for _, tt := range []struct {
 		min  string
 		fail bool
@@ -168,8 +175,59 @@ func TestThresholdsAreExact(t *testing.T) {
 		}
 	}
 	// The bound as written: 0.3 is 3/10, so 3/10 meets max 0.3.
-	r := score.Metric{Name: "routing.accuracy", Value: 0.3, Num: 3, Den: 10, Unit: score.UnitRate, Better: score.HigherIsBetter, Paired: true}
+	r := score.Metric{Name: "routing.accuracy", Value: 0.3, Num: 3, Den: 10, Unit: score.UnitRate, Better: score.HigherIsBetter}
 	if v := evaluate(t, "thresholds:\n  routing.accuracy: {max: 0.3}\n", metricRun(r), metricRun(r)); !v.Pass() {
 		t.Errorf("3/10 fails max 0.3: %+v", v.Violations)
+	}
+}
+
+// A baseline is checked against itself: a truncated one (half its cases
+// gone, its summary kept) or one whose summary was edited is refused, and
+// so is one holding more cases of a dataset than the file it hashed.
+func TestBaselineCheckedAgainstItself(t *testing.T) {
+	meta, recs := fixture()
+	whole := report.Report{Meta: meta, Cases: recs, Summary: reporttest.Summary(recs)}
+	write := func(r report.Report) report.Source {
+		var b strings.Builder
+		if err := report.Write(report.NewJSON(&b), &r); err != nil {
+			t.Fatal(err)
+		}
+		return report.Bytes("baseline.json", []byte(b.String()))
+	}
+	cfg := mustLoad(t, "regressions: {tolerance: 0}\n")
+	cur := write(whole)
+	if _, err := Evaluate(cfg, cur, write(whole), Options{}); err != nil {
+		t.Fatalf("a whole baseline: %v", err)
+	}
+	truncated := whole
+	truncated.Cases = recs[:len(recs)/2]
+	edited := whole
+	edited.Summary.Passed++
+	edited.Summary.Failed--
+	rate := whole
+	rate.Summary.Metrics = append([]score.Metric(nil), whole.Summary.Metrics...)
+	for i, m := range rate.Summary.Metrics {
+		if m.Name == "routing.accuracy" {
+			rate.Summary.Metrics[i].Num++
+		}
+	}
+	extra := whole
+	extra.Meta.Datasets = append([]report.DatasetInfo(nil), whole.Meta.Datasets...)
+	extra.Meta.Datasets[0].Cases = 1
+	for _, tt := range []struct {
+		name string
+		r    report.Report
+		want string
+	}{
+		{"truncated", truncated, "its summary counts"},
+		{"summary edited", edited, "passed"},
+		{"a rate edited", rate, "its summary has routing.accuracy"},
+		{"more cases than the dataset", extra, "has 1 cases but the baseline holds"},
+	} {
+		_, err := Evaluate(cfg, cur, write(tt.r), Options{})
+		var be *BaselineError
+		if !errors.As(err, &be) || !strings.Contains(err.Error(), tt.want) {
+			t.Errorf("%s: err = %v, want a *BaselineError with %q", tt.name, err, tt.want)
+		}
 	}
 }

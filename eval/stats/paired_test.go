@@ -28,8 +28,10 @@ func floats(t *testing.T, where, s string) []float64 {
 // every path: int64 dynamic programme, big-integer enumeration when the
 // common denominator overflows), the mean effect, Newcombe's interval, the
 // Holm and Benjamini–Hochberg adjustments and the exact McNemar power
+// and the cases needed / minimum detectable effect that power prints,
 // against testdata/paired.tsv, which R computed (testdata/paired.R: brute
-// force over all 2^n sign assignments, p.adjust, dmultinom and binom.test)
+// force over all 2^n sign assignments, p.adjust, dmultinom and binom.test,
+// and a vectorised pbinom/dbinom power for the searches)
 // on 240 generated paired datasets: n = 1 to 16, one sample per case, five,
 // ragged and very unequal sample counts (1 to 43, and coprime ones whose
 // common denominator overflows int64), all pass, all fail and exact ties.
@@ -96,11 +98,21 @@ func TestPairedAgainstR(t *testing.T) {
 			if got := McNemarPower(int(args[0]), args[1], args[2], Alpha); math.Abs(got-want[0]) > 1e-9 {
 				t.Errorf("%s: power(n=%v, p10=%v, p01=%v) = %.17g, R says %.17g", where, args[0], args[1], args[2], got, want[0])
 			}
+		case "casesfor":
+			args, want := floats(t, where, fs[1]), floats(t, where, fs[2])
+			if n, ok := CasesFor(args[0], args[1], Alpha, 0.8, 1_000_000); !ok || n != int(want[0]) {
+				t.Errorf("%s: CasesFor(%v, psi %v) = %d (%v), R says %v", where, args[0], args[1], n, ok, want[0])
+			}
+		case "mde":
+			args, want := floats(t, where, fs[1]), floats(t, where, fs[2])
+			if d, _ := MinDetectable(int(args[0]), args[1], Alpha, 0.8); math.Abs(d-want[0]) > 1e-12 {
+				t.Errorf("%s: MinDetectable(%v, psi %v) = %v, R says %v", where, args[0], args[1], d, want[0])
+			}
 		default:
 			t.Fatalf("%s: unknown kind %q", where, fs[0])
 		}
 	}
-	if kinds["dataset"] < 200 || kinds["holm"] < 15 || kinds["bh"] < 15 || kinds["power"] < 30 || overflowed == 0 {
+	if kinds["dataset"] < 200 || kinds["holm"] < 15 || kinds["bh"] < 15 || kinds["power"] < 30 || kinds["casesfor"] < 8 || kinds["mde"] < 7 || overflowed == 0 {
 		t.Fatalf("reference table too small: %v, %d datasets overflow int64", kinds, overflowed)
 	}
 	t.Logf("%v; %d datasets whose common denominator overflows int64", kinds, overflowed)

@@ -1,6 +1,9 @@
 package stats
 
-import "math"
+import (
+	"math"
+	"sync"
+)
 
 // Power of the paired test. The unit is the case: n cases are compared in
 // two runs; a case is discordant when its outcome differs between them,
@@ -48,18 +51,37 @@ func logBinomPMF(n, k int, p float64) float64 {
 // criticalTable returns, for every number of discordant cases d in 0..n,
 // the largest k such that a split min(b, c) = k is significant at alpha
 // (exact McNemar p < alpha), or −1 when no split of d is. k never falls as
-// d grows, so the table costs O(n) McNemar tests.
+// d grows, so the table costs O(n) McNemar tests; tables are kept per
+// alpha and extended as larger n are asked for (the prefix of a larger
+// table is the smaller one).
 func criticalTable(n int, alpha float64) []int {
-	out := make([]int, n+1)
+	critMu.Lock()
+	defer critMu.Unlock()
+	t := critCache[alpha]
+	if len(t) > n {
+		return t[:n+1]
+	}
 	k := -1
-	for d := 0; d <= n; d++ {
+	if len(t) > 0 {
+		k = t[len(t)-1]
+	}
+	for d := len(t); d <= n; d++ {
 		for 2*(k+1) <= d && McNemar(k+1, d-k-1) < alpha {
 			k++
 		}
-		out[d] = k
+		t = append(t, k)
 	}
-	return out
+	if len(critCache) > 16 {
+		clear(critCache)
+	}
+	critCache[alpha] = t
+	return t[:n+1:n+1]
 }
+
+var (
+	critMu    sync.Mutex
+	critCache = map[float64][]int{}
+)
 
 // McNemarPower is the exact power of the two-sided exact McNemar test at
 // alpha with n cases, when a case passes in A and fails in B with

@@ -93,3 +93,37 @@ power <- function(n, p10, p01) {
 for (n in c(1, 5, 6, 10, 20, 30, 40)) for (pp in list(c(0.05, 0.2), c(0.1, 0.1), c(0, 0.3), c(0.02, 0.1), c(0.2, 0.45))) {
   cat(sprintf("power\t%d,%.17g,%.17g\t%.17g\n", n, pp[1], pp[2], power(n, pp[1], pp[2])))
 }
+# casesfor delta,psi: the n found by doubling then bisection (n reaches 80%
+# power, n − 1 does not), and mde n,psi: the smallest change on a 0.001 grid
+# reaching it, both on a vectorised exact power (pbinom for the McNemar
+# p-value of every split, dbinom for the chance of each).
+fastpower <- function(n, delta, psi) {
+  psi <- min(max(psi, delta), 1); p10 <- (psi - delta) / 2; p01 <- (psi + delta) / 2
+  q <- p01 / psi; s <- 0
+  for (d in 1:n) {
+    b <- 0:d
+    pv <- pmin(1, 2 * pbinom(pmin(b, d - b), d, 0.5))
+    s <- s + dbinom(d, n, psi) * sum(dbinom(b, d, q)[pv < 0.05])
+  }
+  s
+}
+casesfor <- function(delta, psi) {
+  reach <- function(n) fastpower(n, delta, psi) >= 0.8
+  hi <- 1
+  while (!reach(hi)) hi <- 2 * hi
+  lo <- hi %/% 2
+  while (hi - lo > 1) { mid <- (lo + hi) %/% 2; if (reach(mid)) hi <- mid else lo <- mid }
+  hi
+}
+mde <- function(n, psi) {
+  if (fastpower(n, 1, psi) < 0.8) return(1)
+  lo <- 0; hi <- 1000
+  while (hi - lo > 1) { mid <- (lo + hi) %/% 2; if (fastpower(n, mid / 1000, psi) >= 0.8) hi <- mid else lo <- mid }
+  hi / 1000
+}
+for (dp in list(c(0.05, 0.05), c(0.05, 0.1), c(0.05, 0.2), c(0.1, 0.2), c(0.2, 0.3), c(0.3, 0.5), c(0.5, 0.5), c(0.15, 0.4))) {
+  cat(sprintf("casesfor\t%.17g,%.17g\t%d\n", dp[1], dp[2], casesfor(dp[1], dp[2])))
+}
+for (np in list(c(6, 0), c(10, 0.2), c(20, 0.1), c(68, 0.2), c(100, 0.3), c(340, 0.2), c(5, 0.5))) {
+  cat(sprintf("mde\t%d,%.17g\t%.17g\n", np[1], np[2], mde(np[1], np[2])))
+}

@@ -75,7 +75,7 @@ func criticalTable(n int, alpha float64) []int {
 		clear(critCache)
 	}
 	critCache[alpha] = t
-	return t[:n+1:n+1]
+	return t[: n+1 : n+1]
 }
 
 var (

@@ -835,9 +835,31 @@ func (e *evaluation) pairedTests(base *report.Summary, curBy map[string]score.Me
 		out[b.Name] = t
 	}
 	adj := stats.Adjust(ps, stats.Holm)
-	for name, t := range out {
+	var mdes []string
+	for _, b := range base.Metrics {
+		t, ok := out[b.Name]
+		if !ok {
+			continue
+		}
 		t.family = len(names)
-		out[name] = t
+		out[b.Name] = t
+		switch {
+		case t.n < stats.MinCases:
+			mdes = append(mdes, fmt.Sprintf("%s too few cases to test (%d)", b.Name, t.n))
+		case t.mde >= 1:
+			mdes = append(mdes, fmt.Sprintf("%s none (%d cases)", b.Name, t.n))
+		default:
+			mdes = append(mdes, fmt.Sprintf("%s ±%.1f points (%d cases)", b.Name, 100*t.mde, t.n))
+		}
+	}
+	if len(mdes) > 0 {
+		more := ""
+		if len(mdes) > maxMDE {
+			more = fmt.Sprintf(" and %d more", len(mdes)-maxMDE)
+			mdes = mdes[:maxMDE]
+		}
+		e.note("sampled runs: each pass rate is judged by the paired sign-flip test over cases, Holm-adjusted over the %d testable rate(s); the smallest mean change detectable at 80%% power, given the share of cases that changed (at least the change itself): %s%s",
+			len(names), strings.Join(mdes, ", "), more)
 	}
 	for i, name := range names {
 		t := out[name]
@@ -892,6 +914,9 @@ func pfmt(p float64) string {
 	}
 	return fmt.Sprintf("%.3f", p)
 }
+
+// maxMDE bounds the rates whose detectable change the gate's note names.
+const maxMDE = 8
 
 // maxMoved bounds the cases a rate violation names.
 const maxMoved = 10

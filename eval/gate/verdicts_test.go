@@ -2,6 +2,7 @@ package gate
 
 import (
 	"errors"
+	"os"
 	"strings"
 	"testing"
 
@@ -229,5 +230,32 @@ func TestBaselineCheckedAgainstItself(t *testing.T) {
 		if !errors.As(err, &be) || !strings.Contains(err.Error(), tt.want) {
 			t.Errorf("%s: err = %v, want a *BaselineError with %q", tt.name, err, tt.want)
 		}
+	}
+}
+
+// Latency is gateable like any directed metric: the shipped gates file
+// gives it a tolerance in milliseconds instead of ignoring it.
+func TestLatencyIsGated(t *testing.T) {
+	lat := func(v float64) score.Metric {
+		return score.Metric{Name: score.MetricCostLatencyP95, Value: v, Unit: score.UnitMS, Better: score.LowerIsBetter, Den: 4}
+	}
+	gates := "regressions:\n  flips: false\n  vanished: false\n  metrics:\n    cost.latency.*: {tolerance: 1000}\n"
+	if v := evaluate(t, gates, metricRun(lat(2000)), metricRun(lat(3000))); !v.Pass() {
+		t.Errorf("a rise of 1000 ms at tolerance 1000 fails: %+v", v.Violations)
+	}
+	v := evaluate(t, gates, metricRun(lat(2000)), metricRun(lat(3001)))
+	if got := strings.Join(kindsOf(v), ","); got != KindRegression || !strings.Contains(v.Violations[0].Explanation, "cost.latency.p95 rose from 2000 ms (4) to 3001 ms (4), by 1001 ms") {
+		t.Errorf("kinds %q: %+v", got, v.Violations)
+	}
+	data, err := os.ReadFile("../../gates.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg, err := Load("gates.yaml", data, score.All())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if tol, ignore, _ := cfg.rule(score.MetricCostLatencyP95); ignore || tol <= 0 {
+		t.Errorf("the shipped gates file does not gate latency: tolerance %v, ignore %v", tol, ignore)
 	}
 }

@@ -127,3 +127,5 @@ for (dp in list(c(0.05, 0.05), c(0.05, 0.1), c(0.05, 0.2), c(0.1, 0.2), c(0.2, 0
 for (np in list(c(6, 0), c(10, 0.2), c(20, 0.1), c(68, 0.2), c(100, 0.3), c(340, 0.2), c(5, 0.5))) {
   cat(sprintf("mde\t%d,%.17g\t%.17g\n", np[1], np[2], mde(np[1], np[2])))
 }
+# tq df: qt(0.975, df), the Student t quantile of the per-run interval.
+for (df in c(1:40, 50, 67, 100, 339, 1000)) cat(sprintf("tq\t%d\t%.17g\n", df, qt(0.975, df)))

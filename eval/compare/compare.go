@@ -47,7 +47,7 @@ type Row struct {
 	// Better count the cases whose pass rate fell or rose, P is the exact
 	// paired sign-flip test on the per-case pass-rate differences
 	// (stats.SignFlip; Exact false when it was a seeded Monte Carlo), and
-	// Effect is their mean with a case-level bootstrap 95% interval.
+	// Effect (set for every paired row) is their mean.
 	Sampled            bool
 	Exact              bool
 	Draws              int      // Monte Carlo draws when not Exact

@@ -210,10 +210,10 @@ func TestClusterInterval(t *testing.T) {
 	if !(clo < 0.5 && chi > 0.5) || chi-clo <= shi-slo {
 		t.Errorf("clustered (%v, %v) should contain 0.5 and be wider than spread (%v, %v)", clo, chi, slo, shi)
 	}
-	// The bootstrap of 20 all-or-nothing cases approximates the normal
-	// interval of a 50% rate over 20 units: ±1.96·sqrt(.25/20) ≈ ±0.219.
-	if !near(chi-clo, 2*0.219, 0.06) {
-		t.Errorf("clustered width %v, want about %v", chi-clo, 2*0.219)
+	// 20 all-or-nothing cases are 20 units: the Wilson interval of a 50%
+	// rate over 20 with t(19) = 2.093 is 0.5 ± 0.2066/1.219 … about ±0.2.
+	if !near(chi-clo, 0.4, 0.03) {
+		t.Errorf("clustered width %v, want about 0.4", chi-clo)
 	}
 	if lo2, hi2 := ClusterInterval(clustered); lo2 != clo || hi2 != chi {
 		t.Error("ClusterInterval is not deterministic")

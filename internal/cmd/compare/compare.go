@@ -76,7 +76,7 @@ checks that changed.
 When either report has cases with several samples (record --samples N), each
 per-case pass rate is tested instead with an exact paired sign-flip test on the
 per-case pass-rate differences, with the mean difference, its case-level
-bootstrap interval and pass^N of each run; then the cases whose pass rate
+Newcombe interval and pass^N of each run; then the cases whose pass rate
 changed.
 
 Exit status: 0 (a comparison is not a verdict; use run --gates to gate),

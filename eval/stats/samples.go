@@ -4,7 +4,6 @@ import (
 	"math"
 	"math/big"
 	"math/rand/v2"
-	"slices"
 )
 
 // Statistics of repeated samples (record --samples N): several draws of the
@@ -51,13 +50,6 @@ func binom(n, k int) *big.Int {
 
 // Cluster is one case's samples for one metric: Pass of N passed.
 type Cluster struct{ Pass, N int }
-
-// BootstrapSeed seeds every case-level bootstrap, so reports are
-// byte-identical from one run to the next.
-const BootstrapSeed = 0x5eedcafe
-
-// BootstrapResamples is how many case-level resamples an interval uses.
-const BootstrapResamples = 4000
 
 // ClusterInterval returns a 95% interval for the pooled pass rate
 // Σpass/ΣN of clusters (one per case) that respects clustering by case: the
@@ -139,17 +131,6 @@ func tQuantile975(df int) float64 {
 // t975 is qt(0.975, df) for df = 1…9, from R 4.2.2 (index 0 unused).
 var t975 = []float64{0, 12.7062047361747, 4.30265272974946, 3.18244630528371, 2.77644510519779,
 	2.57058183563631, 2.44691185114497, 2.36462425159278, 2.30600413520417, 2.2621571627982}
-
-// percentileSorted is the p-th percentile of sorted xs by linear
-// interpolation between closest ranks (R's quantile type 7).
-func percentileSorted(xs []float64, p float64) float64 {
-	h := float64(len(xs)-1) * p / 100
-	i := int(math.Floor(h))
-	if i+1 >= len(xs) {
-		return xs[len(xs)-1]
-	}
-	return xs[i] + (h-float64(i))*(xs[i+1]-xs[i])
-}
 
 // SignFlipExactWork bounds the exact sign-flip count: the number of cases
 // times the sum of the absolute integer differences (the size of the
@@ -485,30 +466,4 @@ func signFlipMCFloat(abs []float64, obs float64, draws int) float64 {
 		}
 	}
 	return float64(1+hits) / float64(1+draws)
-}
-
-// MeanDiffInterval returns the mean per-case pass-rate difference B − A
-// and its 95% case-level percentile bootstrap interval (seeded with
-// BootstrapSeed): the effect of a paired comparison of sampled runs. With
-// no pairs it returns 0, (0, 0).
-func MeanDiffInterval(ps []RatePair) (mean, lo, hi float64) {
-	if len(ps) == 0 {
-		return 0, 0, 0
-	}
-	d := make([]float64, len(ps))
-	for i, p := range ps {
-		d[i] = Ratio(p.PassB, p.NB) - Ratio(p.PassA, p.NA)
-	}
-	mean = Mean(d)
-	rng := rand.New(rand.NewPCG(BootstrapSeed, uint64(len(d))))
-	means := make([]float64, BootstrapResamples)
-	for b := range means {
-		var s float64
-		for range d {
-			s += d[rng.IntN(len(d))]
-		}
-		means[b] = s / float64(len(d))
-	}
-	slices.Sort(means)
-	return mean, percentileSorted(means, 2.5), percentileSorted(means, 97.5)
 }

@@ -220,20 +220,25 @@ func TestClusterInterval(t *testing.T) {
 	}
 }
 
-func TestMeanDiffInterval(t *testing.T) {
+func TestPairedIntervalEdges(t *testing.T) {
 	var ps []RatePair
 	for i := range 30 {
 		ps = append(ps, RatePair{PassA: i % 3, NA: 5, PassB: 2 + i%4, NB: 5})
 	}
-	m, lo, hi := MeanDiffInterval(ps)
+	m := MeanDifference(ps)
+	lo, hi := PairedInterval(ps)
 	if !(lo < m && m < hi) || lo <= 0 {
 		t.Errorf("mean %v interval (%v, %v): want a positive interval around the mean", m, lo, hi)
 	}
-	if m2, lo2, hi2 := MeanDiffInterval(ps); m2 != m || lo2 != lo || hi2 != hi {
-		t.Error("not deterministic")
-	}
-	if m, lo, hi := MeanDiffInterval(nil); m != 0 || lo != 0 || hi != 0 {
+	if lo, hi := PairedInterval(nil); lo != -1 || hi != 1 || MeanDifference(nil) != 0 {
 		t.Error("no pairs")
+	}
+	// One case never gives a zero-width interval (the bootstrap did, half
+	// the time).
+	for _, p := range []RatePair{{1, 1, 1, 1}, {0, 1, 1, 1}, {3, 5, 3, 5}} {
+		if lo, hi := PairedInterval([]RatePair{p}); hi-lo < 0.5 {
+			t.Errorf("one case %v: interval (%v, %v)", p, lo, hi)
+		}
 	}
 }
 

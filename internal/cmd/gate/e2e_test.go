@@ -471,3 +471,29 @@ func writeReportSummary(t *testing.T, path string, meta report.Meta, recs []*rep
 		t.Fatal(err)
 	}
 }
+
+// One unlucky draw never fails the shipped gate: the baseline has
+// routing/m-who-pandemic-strategy right in 4 of 5 samples, the replay in 3
+// (sample 1 lost). On main this failed routing.accuracy at tolerance 0
+// (a mean over 340 samples moved by 1/340); now it is a note.
+func TestShippedGateIgnoresOneUnluckyDraw(t *testing.T) {
+	base := plantedBaseline(t, "routing/m-who-pandemic-strategy", func(r *report.CaseRecord) {
+		for i := range r.Scores {
+			if r.Scores[i].Scorer != "routing" {
+				continue
+			}
+			r.Scores[i].Pass = true
+			for j := range r.Scores[i].Checks {
+				r.Scores[i].Checks[j].Pass = true
+			}
+		}
+	})
+	dir := t.TempDir()
+	code, out, errOut := sb(t, runArgs(dir, base)...)
+	if code != 0 {
+		t.Fatalf("exit %d: %s\n%s", code, out, errOut)
+	}
+	if !strings.Contains(out, "routing.accuracy: mean per-case pass rate fell by 0.3 points") || !strings.Contains(out, "not a regression") {
+		t.Errorf("stdout does not explain the draw:\n%s", out)
+	}
+}

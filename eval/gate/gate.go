@@ -51,6 +51,7 @@ const (
 	KindRegression = "regression" // a metric worsened beyond its tolerance
 	KindFlip       = "flip"       // a case passed a scorer in the baseline, fails it now
 	KindStale      = "stale"      // a case improved: the baseline must be updated
+	KindImproved   = "improved"   // a case improved, listed (Verdict.Improved), not a violation
 	KindRateDrop   = "rate_drop"  // a sampled case's pass rate fell by pass_rate_drop or more
 	KindNewFailure = "new_failure"
 	KindRemoved    = "removed"
@@ -76,6 +77,15 @@ type Options struct {
 	AllowMismatch bool
 	// Scorers re-aggregate subsets; nil means score.All().
 	Scorers []score.Scorer
+	// Reference is set when the baseline was read from git at a ref
+	// (--baseline-ref): the run is a change judged against its base. A
+	// changed variant hash is then the change under review (a note, not a
+	// *MismatchError), and improvements are listed, never violations.
+	Reference *report.Reference
+	// PromptsChanged allows a changed variant hash against a baseline file
+	// too: the run already fails for the reason (its cassettes are stale),
+	// and the verdict is still worth writing.
+	PromptsChanged bool
 }
 
 // MismatchError says the baseline was run with another variant or mode, so
@@ -133,10 +143,21 @@ func Evaluate(cfg *Config, current, baseline report.Source, opt Options) (*Verdi
 	if opt.Scorers == nil {
 		opt.Scorers = score.All()
 	}
-	v := &Verdict{Gates: cfg.File, Violations: []Violation{}, Scope: report.GateScopeFull}
-	e := &evaluation{cfg: cfg, v: v, vanished: map[string][]string{}, pairs: map[string][]movedCase{}}
-	if off := cfg.Off(); len(off) > 0 {
-		e.note("rules off in %s (not checked): %s", cfg.File, strings.Join(off, ", "))
+	v := &Verdict{Gates: cfg.File, Violations: []Violation{}, Scope: report.GateScopeFull, Reference: opt.Reference}
+	off := cfg.Off() // before the copy below turns improvements on
+	// Improvements are always found; they are violations only under the
+	// improvements rule against a baseline file (which must then be
+	// updated), and listed as improved otherwise.
+	improvementsFail := cfg.Improvements && opt.Reference == nil
+	if !cfg.Improvements {
+		c := *cfg
+		c.Improvements = true
+		cfg = &c
+	}
+	e := &evaluation{cfg: cfg, v: v, vanished: map[string][]string{}, improvementsFail: improvementsFail, pairs: map[string][]movedCase{}}
+	hashChangeOK := opt.Reference != nil || opt.PromptsChanged
+	if len(off) > 0 {
+		e.note("rules off in %s (they raise no violation): %s", cfg.File, strings.Join(off, ", "))
 	}
 	for _, o := range cfg.Overrides {
 		if o.Ignore {
@@ -200,7 +221,7 @@ func Evaluate(cfg *Config, current, baseline report.Source, opt Options) (*Verdi
 		if m.Mode != baseMeta.Mode {
 			return &MismatchError{"mode", m.Mode, baseMeta.Mode}
 		}
-		if m.VariantHash != "" && baseMeta.VariantHash != "" && m.VariantHash != baseMeta.VariantHash {
+		if m.VariantHash != "" && baseMeta.VariantHash != "" && m.VariantHash != baseMeta.VariantHash && !hashChangeOK {
 			return &MismatchError{"variant hash", m.VariantHash, baseMeta.VariantHash}
 		}
 		return nil
@@ -240,7 +261,11 @@ func Evaluate(cfg *Config, current, baseline report.Source, opt Options) (*Verdi
 		if baseMax != curMax && baseMax > 0 && curMax > 0 {
 			v.Notes = append(v.Notes, fmt.Sprintf("the baseline has up to %d sample(s) per case and this run up to %d: means and the pass rates of flaky cases differ by construction; gate runs with the samples the baseline was made with", baseMax, curMax))
 		}
-		if opt.AllowMismatch && (curMeta.Variant != baseMeta.Variant || curMeta.Mode != baseMeta.Mode || curMeta.VariantHash != baseMeta.VariantHash) {
+		hashChanged := curMeta.VariantHash != baseMeta.VariantHash
+		switch {
+		case curMeta.Variant == baseMeta.Variant && curMeta.Mode == baseMeta.Mode && hashChanged && hashChangeOK:
+			v.Notes = append(v.Notes, promptsChanged(baseMeta, curMeta, opt.Reference))
+		case opt.AllowMismatch && (curMeta.Variant != baseMeta.Variant || curMeta.Mode != baseMeta.Mode || hashChanged):
 			v.Notes = append(v.Notes, fmt.Sprintf("baseline variant %s/mode %s differs from this run's %s/%s (allowed)",
 				withHash(baseMeta), baseMeta.Mode, withHash(curMeta), curMeta.Mode))
 		}
@@ -367,10 +392,23 @@ func checkBaseline(file string, m report.Meta, sum *report.Summary, base map[str
 	return nil
 }
 
+// promptsChanged is the note of a run whose variant changed since the
+// baseline: "prompts changed: seed@origin/main (hash X) vs seed (hash Y)".
+func promptsChanged(base, cur report.Meta, ref *report.Reference) string {
+	at := " in the baseline"
+	if ref != nil {
+		at = "@" + ref.Ref
+	}
+	return fmt.Sprintf("prompts changed: %s%s (hash %s) vs %s (hash %s)", base.Variant, at, base.VariantHash, cur.Variant, cur.VariantHash)
+}
+
 // evaluation is the state of one Evaluate.
 type evaluation struct {
 	cfg *Config
 	v   *Verdict
+	// improvementsFail makes an improvement (KindStale) a violation;
+	// otherwise it is listed in v.Improved.
+	improvementsFail bool
 	// vanished maps a scorer to the baseline cases it judged that it no
 	// longer judges (cases that ran).
 	vanished      map[string][]string
@@ -389,7 +427,17 @@ type movedCase struct {
 	rate stats.RatePair
 }
 
-func (e *evaluation) add(x Violation) { e.v.Violations = append(e.v.Violations, x) }
+func (e *evaluation) add(x Violation) {
+	if x.Kind == KindStale {
+		if !e.improvementsFail {
+			x.Kind = KindImproved
+			e.v.Improved = append(e.v.Improved, x)
+			return
+		}
+		x.Explanation += ": update the baseline on purpose (make baseline) so later changes are judged from here"
+	}
+	e.v.Violations = append(e.v.Violations, x)
+}
 
 func (e *evaluation) note(format string, args ...any) {
 	e.v.Notes = append(e.v.Notes, fmt.Sprintf(format, args...))
@@ -506,7 +554,7 @@ func rateChanges(r *report.CaseRecord, b *baseCase, cfg *Config) []Violation {
 		case cfg.Improvements && -fell >= cfg.PassRateDrop-eps:
 			out = append(out, Violation{Kind: KindStale, Metric: s, Case: r.Key,
 				Want: fmt.Sprintf("pass rate near %d/%d (as in the baseline)", bc.Pass, bc.N), Got: fmt.Sprintf("%d/%d", nc.Pass, nc.N),
-				Explanation: fmt.Sprintf("its pass rate rose by %.0f points since the baseline: update the baseline on purpose (make baseline) so later changes are judged from here", -100*fell)})
+				Explanation: fmt.Sprintf("its pass rate rose by %.0f points since the baseline", -100*fell)})
 		}
 	}
 	return out
@@ -991,7 +1039,7 @@ func improvements(r *report.CaseRecord, b *baseCase) []Violation {
 			continue
 		}
 		out = append(out, Violation{Kind: KindStale, Metric: res.Scorer, Case: r.Key, Want: "fail (as in the baseline)", Got: "pass",
-			Explanation: "failed in the baseline and passes now: update the baseline on purpose (make baseline) so later changes are judged from here"})
+			Explanation: "failed in the baseline and passes now"})
 	}
 	return out
 }
@@ -1128,7 +1176,11 @@ func Line(v *Verdict) string {
 				parts = append(parts, fmt.Sprintf("%d %s", counts[k], k))
 			}
 		}
-		fmt.Fprintf(&b, "FAIL (%d violation%s: %s)", len(v.Violations), plural(len(v.Violations)), strings.Join(parts, ", "))
+		cases := ""
+		if keys := violatedCases(v); len(keys) > 0 {
+			cases = "; cases: " + sample(keys)
+		}
+		fmt.Fprintf(&b, "FAIL (%d violation%s: %s%s)", len(v.Violations), plural(len(v.Violations)), strings.Join(parts, ", "), cases)
 	}
 	c := v.Counts
 	var what []string
@@ -1144,14 +1196,37 @@ func Line(v *Verdict) string {
 	if v.Baseline == "" {
 		what = append(what, fmt.Sprintf("%d cases; no baseline", c.Cases))
 	} else {
-		s := fmt.Sprintf("%d of %d cases compared with the baseline", c.Compared, c.Cases)
+		with := "the baseline"
+		if v.Reference != nil {
+			with = v.Reference.String()
+		}
+		s := fmt.Sprintf("%d of %d cases compared with %s", c.Compared, c.Cases, with)
 		if v.Scope == report.GateScopeFull {
 			s += fmt.Sprintf(" (%d metrics)", c.Metrics)
 		}
-		what = append(what, s, fmt.Sprintf("%d new, %d removed, %d known failure%s", c.New, c.Removed, c.Known, plural(c.Known)))
+		counts := fmt.Sprintf("%d new, %d removed, %d known failure%s", c.New, c.Removed, c.Known, plural(c.Known))
+		if n := len(distinctCases(v.Improved)); n > 0 {
+			counts += fmt.Sprintf(", %d improved", n)
+		}
+		what = append(what, s, counts)
 	}
 	fmt.Fprintf(&b, " — %s", strings.Join(what, "; "))
 	return b.String()
+}
+
+// violatedCases are the cases the violations name, in order, once each.
+func violatedCases(v *Verdict) []string { return distinctCases(v.Violations) }
+
+func distinctCases(xs []Violation) []string {
+	var out []string
+	seen := map[string]bool{}
+	for _, x := range xs {
+		if x.Case != "" && !seen[x.Case] {
+			seen[x.Case] = true
+			out = append(out, x.Case)
+		}
+	}
+	return out
 }
 
 func plural(n int) string {

@@ -176,7 +176,7 @@ regressions:
 			gates: gates,
 			kinds: []string{KindRegression, KindFlip},
 			want: []string{"routing.accuracy fell from 66.7% (2/3) to 33.3% (1/3), by 33.3 points; tolerance 0.0 points (default)",
-				"routing/b", "route: expected exa_only, got tavily_only", "gate: FAIL (2 violations: 1 regression, 1 flip)"}},
+				"routing/b", "route: expected exa_only, got tavily_only", "gate: FAIL (2 violations: 1 regression, 1 flip; cases: routing/b)"}},
 		{name: "an improvement makes the baseline stale",
 			current: run("seed",
 				reporttest.Routing(0, "a", "tavily_only", ok, tav),

@@ -57,7 +57,15 @@ func Write(w io.Writer, v *Verdict, markdown bool) error {
 		}
 		printf("%snew cases: %s%s\n", bullet, esc(strings.Join(shown, ", ")), more)
 	}
-	if len(v.Notes) > 0 || len(v.NewCases) > 0 {
+	if keys := distinctCases(v.Improved); len(keys) > 0 {
+		shown := keys[:min(len(keys), maxNewCases)]
+		more := ""
+		if len(keys) > len(shown) {
+			more = fmt.Sprintf(" and %d more", len(keys)-len(shown))
+		}
+		printf("%simproved (not violations): %s%s\n", bullet, esc(strings.Join(shown, ", ")), more)
+	}
+	if len(v.Notes) > 0 || len(v.NewCases) > 0 || len(v.Improved) > 0 {
 		printf("\n")
 	}
 	if !markdown {

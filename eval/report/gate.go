@@ -1,5 +1,7 @@
 package report
 
+import "fmt"
+
 // Gate is the verdict of a gated run, computed once (by package gate) and
 // written into every output: report.json's "gate" section, the first line
 // of report.md, the JUnit testcases' outcomes and stdout.
@@ -12,6 +14,11 @@ type Gate struct {
 	// Gates is the gates file; Baseline the baseline report ("" without).
 	Gates    string `json:"gates"`
 	Baseline string `json:"baseline,omitempty"`
+	// Reference is set when the baseline was read from git (--baseline-ref):
+	// the ref as given and the commit it named. The run is then a change
+	// under review judged against its base: a prompt change is expected,
+	// and improvements are listed (Improved), never violations.
+	Reference *Reference `json:"reference,omitempty"`
 	// Scope is GateScopeFull, or GateScopeCases for one shard: only the
 	// per-case rules, the rest waits for the merged report.
 	Scope  string     `json:"scope"`
@@ -21,6 +28,11 @@ type Gate struct {
 	// Known are the failing cases that failed in the baseline too: not
 	// violations, reported as known failures.
 	Known []string `json:"known_failures,omitempty"`
+	// Improved are the cases that failed a scorer in the baseline and pass
+	// it now (for sampled cases: whose pass rate rose by pass_rate_drop),
+	// when they are not violations (the improvements rule is off, or the
+	// baseline is a reference).
+	Improved []Violation `json:"improved,omitempty"`
 	// NewCases are cases of the run the baseline does not have.
 	NewCases []string `json:"new_cases,omitempty"`
 	// Notes say what was compared and what could not be, and why that was
@@ -32,6 +44,20 @@ type Gate struct {
 	// Reaggregated is set when metrics were compared over the cases the
 	// run and the baseline share rather than over their own summaries.
 	Reaggregated bool `json:"reaggregated,omitempty"`
+}
+
+// Reference names the git commit a baseline was read from.
+type Reference struct {
+	// Ref is the reference as given (origin/main, HEAD~1, a SHA); Commit
+	// the full commit it resolved to; Path the file read at that commit.
+	Ref    string `json:"ref"`
+	Commit string `json:"commit"`
+	Path   string `json:"path"`
+}
+
+// String is "REF (commit 0123456789ab)".
+func (r *Reference) String() string {
+	return fmt.Sprintf("%s (commit %s)", r.Ref, r.Commit[:min(len(r.Commit), 12)])
 }
 
 // Scopes of a gate.

@@ -58,7 +58,13 @@ func NewJUnit(w io.Writer) *JUnitWriter {
 // Begin implements Writer.
 func (j *JUnitWriter) Begin(m Meta) error {
 	j.meta = m
-	return nil
+	if u := m.Unplayable; u != nil {
+		// The first testcase of the document: what cannot replay and the
+		// command that re-records it, before any case's outcome.
+		j.add(j.suite("cassettes"), junit.Testcase{Name: "replayable", Classname: "cassettes",
+			Failure: &junit.Result{Message: xmlSafe(u.Summary()), Type: "cassettes", Data: xmlSafe(strings.Join(u.Cases, "\n"))}})
+	}
+	return j.err
 }
 
 // SetGate implements GateSetter. A gated report means the gate: a failing

@@ -33,6 +33,11 @@ func (t *textWriter) endMarkdown(s Summary) error {
 	var head bytes.Buffer
 	g := t.gate
 	counts := fmt.Sprintf("%s: %d passed, %d failed, %s", plural(s.Cases, "case"), s.Passed, s.Failed, plural(s.Errors, "error"))
+	if u := t.meta.Unplayable; u != nil {
+		// What cannot replay comes before any verdict: until it is
+		// re-recorded, the verdict judges old recordings.
+		fmt.Fprintf(&head, "### searchbench: %s; re-record them with: `%s`\n\n", escapeMarkdown(u.What()), u.Command)
+	}
 	if g != nil {
 		fmt.Fprintf(&head, "### searchbench %s\n\n**%s** — %s\n", escapeMarkdown(g.Line), counts, strings.Join(t.runParts(), ", "))
 	} else {
@@ -64,7 +69,7 @@ func (t *textWriter) endMarkdown(s Summary) error {
 		}
 		parts = append(parts, mdSection{body: b.String()})
 	}
-	if g != nil && (len(g.Violations) > 0 || len(g.Notes) > 0) {
+	if g != nil && (len(g.Violations) > 0 || len(g.Notes) > 0 || len(g.Improved) > 0) {
 		var b bytes.Buffer
 		if len(g.Violations) > 0 {
 			shown := g.Violations[:min(len(g.Violations), maxViolationRows)]
@@ -81,10 +86,13 @@ func (t *textWriter) endMarkdown(s Summary) error {
 				return err
 			}
 		}
-		if len(g.Notes) > 0 {
+		if len(g.Notes) > 0 || len(g.Improved) > 0 {
 			b.WriteString("\n")
 			for _, n := range g.Notes {
 				fmt.Fprintf(&b, "- note: %s\n", escapeMarkdown(n))
+			}
+			if len(g.Improved) > 0 {
+				fmt.Fprintf(&b, "- improved (not violations): %s\n", escapeMarkdown(improvedCases(g.Improved)))
 			}
 		}
 		parts = append(parts, mdSection{body: b.String()})
@@ -146,6 +154,28 @@ func (t *textWriter) endMarkdown(s Summary) error {
 	}
 	t.printf("%s", assembleMarkdown(head.String(), parts, t.jsonName()))
 	return t.err
+}
+
+// improvedCases names the improved cases, each once with the scorers that
+// improved, at most 20 of them and how many more.
+func improvedCases(xs []Violation) string {
+	var keys []string
+	scorers := map[string][]string{}
+	for _, x := range xs {
+		if _, ok := scorers[x.Case]; !ok {
+			keys = append(keys, x.Case)
+		}
+		scorers[x.Case] = append(scorers[x.Case], x.Metric)
+	}
+	const most = 20
+	var parts []string
+	for _, k := range keys[:min(len(keys), most)] {
+		parts = append(parts, fmt.Sprintf("%s (%s)", k, strings.Join(scorers[k], ", ")))
+	}
+	if len(keys) > most {
+		parts = append(parts, fmt.Sprintf("and %d more", len(keys)-most))
+	}
+	return strings.Join(parts, ", ")
 }
 
 // assembleMarkdown joins head and parts, keeping parts in order while the

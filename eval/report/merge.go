@@ -138,7 +138,14 @@ func Merge(srcs []Source, scorers []score.Scorer, w Writer) (Meta, []string, err
 		meta.Shards = nil
 	}
 	var backends, policies []string
+	meta.Unplayable = nil
 	for _, s := range shards {
+		if u := s.meta.Unplayable; u != nil {
+			if meta.Unplayable == nil {
+				meta.Unplayable = &Unplayable{}
+			}
+			meta.Unplayable.Add(u)
+		}
 		if s.meta.StartedAt != "" && (meta.StartedAt == "" || s.meta.StartedAt < meta.StartedAt) {
 			meta.StartedAt = s.meta.StartedAt
 		}

@@ -13,6 +13,8 @@ package report
 
 import (
 	"fmt"
+	"slices"
+	"strings"
 
 	"github.com/searchbench/searchbench/eval/score"
 	"github.com/searchbench/searchbench/internal/jsonx"
@@ -56,6 +58,75 @@ type Meta struct {
 	// StartedAt is set only when the run asked for timestamps; by default a
 	// report holds no wall-clock time, so reruns are byte-identical.
 	StartedAt string `json:"started_at,omitempty"`
+	// Unplayable is set when cassettes of selected cases are stale or
+	// missing: those cases cannot replay, so the run cannot judge the
+	// change until they are re-recorded. Every output opens with its Line.
+	Unplayable *Unplayable `json:"unplayable,omitempty"`
+}
+
+// Unplayable sums up the cassettes a run could not replay as recorded.
+type Unplayable struct {
+	// Stale cassettes were recorded before a variant file their requests
+	// use changed (Changed lists those files); Missing ones do not exist
+	// (a sample's file included).
+	Stale   int `json:"stale"`
+	Missing int `json:"missing"`
+	// Of is how many cases the run selected (0 in a merged report: the
+	// shards without such cassettes say nothing).
+	Of      int      `json:"of"`
+	Changed []string `json:"changed,omitempty"`
+	// Cases are the first MaxUnplayableCases such cases.
+	Cases []string `json:"cases"`
+	// Command is the one command that re-records them all.
+	Command string `json:"command"`
+	// Line is the sentence every output opens with.
+	Line string `json:"line"`
+}
+
+// MaxUnplayableCases bounds Unplayable.Cases.
+const MaxUnplayableCases = 10
+
+// Add merges o (another shard's) into u.
+func (u *Unplayable) Add(o *Unplayable) {
+	u.Stale += o.Stale
+	u.Missing += o.Missing
+	u.Of = 0
+	for _, f := range o.Changed {
+		if !slices.Contains(u.Changed, f) {
+			u.Changed = append(u.Changed, f)
+		}
+	}
+	slices.Sort(u.Changed)
+	u.Cases = append(u.Cases, o.Cases...)[:min(len(u.Cases)+len(o.Cases), MaxUnplayableCases)]
+	if u.Command == "" {
+		u.Command = o.Command
+	}
+	u.Line = u.Summary()
+}
+
+// Summary says what cannot replay and the command that fixes it.
+func (u *Unplayable) Summary() string {
+	return u.What() + "; re-record them with: " + u.Command
+}
+
+// What says what cannot replay.
+func (u *Unplayable) What() string {
+	var what []string
+	if u.Stale > 0 {
+		s := fmt.Sprintf("%d stale", u.Stale)
+		if len(u.Changed) > 0 {
+			s += fmt.Sprintf(" (%s changed since they were recorded)", strings.Join(u.Changed, ", "))
+		}
+		what = append(what, s)
+	}
+	if u.Missing > 0 {
+		what = append(what, fmt.Sprintf("%d missing", u.Missing))
+	}
+	of := ""
+	if u.Of > 0 {
+		of = fmt.Sprintf(" of %d cases", u.Of)
+	}
+	return fmt.Sprintf("cassettes not replayable: %s%s", strings.Join(what, " and "), of)
 }
 
 // DatasetInfo identifies one dataset file of a run.

@@ -211,6 +211,10 @@ func (t *textWriter) End(s Summary) error {
 }
 
 func (t *textWriter) summaryLine(s Summary) {
+	if u := t.meta.Unplayable; u != nil && !t.markdown {
+		// Not cut: it holds the command to copy.
+		t.printf("searchbench: %s; re-record them with:\n  %s\n", u.What(), u.Command)
+	}
 	run := t.runParts()
 	// No PASS/FAIL here: a run measures; only a gate gives a verdict.
 	counts := fmt.Sprintf("%s: %d passed, %d failed, %s", plural(s.Cases, "case"), s.Passed, s.Failed, plural(s.Errors, "error"))

@@ -54,8 +54,9 @@ type Stream struct {
 // OpenStream validates the dataset files in dir (every problem at once, as
 // dataset.OpenDir) and selects the cases that pass f and fall in sh. m, if
 // not nil, is the manifest of shelf, the shelf the run replays: the pass
-// that validates also sums up how its cassettes were recorded.
-func OpenStream(dir string, f dataset.Filter, sh dataset.Shard, shelf Shelf, m *Manifest) (*Stream, error) {
+// that validates also sums up how its cassettes were recorded. Each visit
+// function sees every selected case of that pass.
+func OpenStream(dir string, f dataset.Filter, sh dataset.Shard, shelf Shelf, m *Manifest, visit ...func(*dataset.Case)) (*Stream, error) {
 	s := &Stream{filter: f, shard: sh, shelf: shelf, manifest: m}
 	seq := 0
 	cat, err := dataset.OpenDir(dir, func(c *dataset.Case) {
@@ -67,6 +68,9 @@ func OpenStream(dir string, f dataset.Filter, sh dataset.Shard, shelf Shelf, m *
 			return
 		}
 		s.n++
+		for _, v := range visit {
+			v(c)
+		}
 		if m != nil && NeedsTraffic(c) {
 			if e, ok := m.Entry(c.Key()); ok {
 				s.sum.add(e)

@@ -5,13 +5,16 @@
 package gate
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
 	"io"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"slices"
+	"strings"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
@@ -37,13 +40,19 @@ const (
 type Flags struct {
 	Gates         string
 	Baseline      string
+	BaselineRef   string
 	AllowMismatch bool
 }
+
+// DefaultBaselinePath is the baseline a --baseline-ref reads at its commit.
+const DefaultBaselinePath = "reports/baseline.json"
 
 // Register adds the flags to fs. gatesUsage differs per command.
 func (f *Flags) Register(fs *pflag.FlagSet, gatesUsage string) {
 	fs.StringVar(&f.Gates, "gates", "", gatesUsage)
-	fs.StringVar(&f.Baseline, "baseline", "", "baseline report `JSON` to gate against")
+	fs.StringVar(&f.Baseline, "baseline", "", "baseline report `JSON` to gate against (a release gate: the committed baseline)")
+	fs.StringVar(&f.BaselineRef, "baseline-ref", "", "gate against the baseline committed at git `REF` (origin/main, HEAD~1; REF:path for another file than "+
+		DefaultBaselinePath+"): a change judged against its base, where changed prompts are expected and improvements never fail")
 	fs.BoolVar(&f.AllowMismatch, "allow-mismatch", false, "allow a baseline of another variant or mode")
 }
 
@@ -52,6 +61,12 @@ type Judge struct {
 	Config        *evalgate.Config
 	Baseline      string
 	AllowMismatch bool
+	// Reference and refData are the baseline read from git (--baseline-ref).
+	Reference *report.Reference
+	refData   []byte
+	// PromptsChanged allows a variant-hash change against a baseline file
+	// (see evalgate.Options).
+	PromptsChanged bool
 }
 
 // Load checks the flags before any work is done: the gates file parses
@@ -59,8 +74,14 @@ type Judge struct {
 // folder the report set will be written to, "" for none) would not
 // overwrite the baseline. It returns nil, nil when no --gates was given.
 func (f *Flags) Load(out string) (*Judge, error) {
+	if f.Baseline != "" && f.BaselineRef != "" {
+		return nil, cmdutil.Usagef("--baseline and --baseline-ref are two ways to name the baseline: give one (--baseline-ref REF:path reads another file at REF)")
+	}
 	if f.Baseline != "" && f.Gates == "" {
 		return nil, cmdutil.Usagef("--baseline needs --gates")
+	}
+	if f.BaselineRef != "" && f.Gates == "" {
+		return nil, cmdutil.Usagef("--baseline-ref needs --gates")
 	}
 	if f.Gates == "" {
 		return nil, nil
@@ -87,17 +108,65 @@ func (f *Flags) Load(out string) (*Judge, error) {
 			}
 		}
 	}
-	return &Judge{Config: cfg, Baseline: f.Baseline, AllowMismatch: f.AllowMismatch}, nil
+	j := &Judge{Config: cfg, Baseline: f.Baseline, AllowMismatch: f.AllowMismatch}
+	if f.BaselineRef != "" {
+		ref, data, err := ReadRef(f.BaselineRef)
+		if err != nil {
+			return nil, err
+		}
+		j.Reference, j.refData = ref, data
+		j.Baseline = ref.Path + "@" + ref.Ref
+	}
+	return j, nil
+}
+
+// ReadRef reads the baseline committed at spec, "REF" (reports/baseline.json)
+// or "REF:path", with git from the current folder, without a checkout. A
+// ref git cannot resolve is a usage error; a commit without the file an
+// infrastructure error (exit 3), like a missing --baseline file.
+func ReadRef(spec string) (*report.Reference, []byte, error) {
+	rev, path, ok := strings.Cut(spec, ":")
+	if !ok || path == "" {
+		path = DefaultBaselinePath
+	}
+	if rev == "" {
+		return nil, nil, cmdutil.Usagef("--baseline-ref %q names no git ref", spec)
+	}
+	out, err := exec.Command("git", "rev-parse", "--verify", "--quiet", "--end-of-options", rev+"^{commit}").Output()
+	if err != nil {
+		return nil, nil, cmdutil.Usagef("--baseline-ref %s: git cannot resolve %q to a commit here (%v); in CI, fetch it first (git fetch origin <base-sha>)", spec, rev, exitText(err))
+	}
+	commit := strings.TrimSpace(string(out))
+	ref := &report.Reference{Ref: rev, Commit: commit, Path: filepath.ToSlash(path)}
+	data, err := exec.Command("git", "show", commit+":"+ref.Path).Output()
+	if err != nil {
+		return nil, nil, cmdutil.Infra(fmt.Errorf("--baseline-ref %s: %s does not exist at %s (%v): the base has no baseline to gate against; create it there with make baseline",
+			spec, ref.Path, ref, exitText(err)))
+	}
+	return ref, data, nil
+}
+
+// exitText is a failed git's stderr, or its error.
+func exitText(err error) string {
+	var ee *exec.ExitError
+	if errors.As(err, &ee) && len(bytes.TrimSpace(ee.Stderr)) > 0 {
+		return strings.TrimSpace(string(ee.Stderr))
+	}
+	return err.Error()
 }
 
 // Evaluate judges the report src. A variant or mode mismatch is a usage
 // error, an unreadable report an infrastructure error.
 func (j *Judge) Evaluate(src report.Source) (*report.Gate, error) {
 	var base report.Source
-	if j.Baseline != "" {
+	switch {
+	case j.Reference != nil:
+		base = report.Bytes(j.Baseline, j.refData)
+	case j.Baseline != "":
 		base = report.File(j.Baseline)
 	}
-	v, err := evalgate.Evaluate(j.Config, src, base, evalgate.Options{AllowMismatch: j.AllowMismatch, Scorers: score.All()})
+	v, err := evalgate.Evaluate(j.Config, src, base, evalgate.Options{AllowMismatch: j.AllowMismatch, Scorers: score.All(),
+		Reference: j.Reference, PromptsChanged: j.PromptsChanged})
 	var mm *evalgate.MismatchError
 	switch {
 	case errors.As(err, &mm):

@@ -138,7 +138,12 @@ func runRun(ctx context.Context, opts *Options) error {
 	// selection and sums up how its cassettes were recorded.
 	shelf := (&evalrun.Options{Variant: v, Mode: mode, Cassettes: opts.Cassettes}).Shelf()
 	manifest, manifestErr := shelf.LoadManifestCompact()
-	items, err := evalrun.OpenStream(opts.Datasets, filter, shard, shelf, manifest)
+	var un unplayable
+	items, err := evalrun.OpenStream(opts.Datasets, filter, shard, shelf, manifest, func(c *dataset.Case) {
+		if manifest != nil && evalrun.NeedsTraffic(c) {
+			un.add(c, manifest.Check(shelf, v, c))
+		}
+	})
 	if err != nil {
 		return cmdutil.Usage(err)
 	}
@@ -162,6 +167,7 @@ func runRun(ctx context.Context, opts *Options) error {
 		return cmdutil.Infra(manifestErr)
 	}
 	meta := metaOf(opts, items.Catalog().Datasets, shard)
+	meta.Unplayable = un.summary(opts, v, mode, items.Len())
 
 	// The run streams its JSON report into a spill file (beside the
 	// outputs, or in the temporary folder without --out); the gate judges
@@ -255,6 +261,10 @@ func runRun(ctx context.Context, opts *Options) error {
 	// writing everything.
 	var verdict *report.Gate
 	if judge != nil {
+		// With stale cassettes the variant's hash differs from the
+		// baseline's by construction; the run fails for that reason (exit
+		// 3) and its verdict is still written.
+		judge.PromptsChanged = un.Stale > 0
 		if verdict, err = judge.Evaluate(src); err != nil {
 			return invalidate(opts, err)
 		}
@@ -286,7 +296,11 @@ func runRun(ctx context.Context, opts *Options) error {
 		}
 	}
 	if sum.Errors > 0 {
-		return cmdutil.Infra(fmt.Errorf("%d of %d cases could not run (see the errors above%s)%s", sum.Errors, sum.Cases, inReport(text.JSONPath), staleNote(opts, v, mode, items)))
+		note := ""
+		if meta.Unplayable != nil {
+			note = ";\n" + meta.Unplayable.Summary()
+		}
+		return cmdutil.Infra(fmt.Errorf("%d of %d cases could not run (see the errors above%s)%s", sum.Errors, sum.Cases, inReport(text.JSONPath), note))
 	}
 	return cmdgate.Exit(verdict)
 }
@@ -356,44 +370,53 @@ func cacheOf(opts *Options) (c *vcr.Cache, warning func()) {
 	}
 }
 
-// staleNote sums up the stale cassettes of a run that had errors: how many,
-// which files changed, and the one command that re-records them all.
-func staleNote(opts *Options, v *prompts.Variant, mode string, items evalrun.Items) string {
-	shelf := evalrun.Shelf{Root: opts.Cassettes, Variant: v.Name, Mode: mode}
-	m, err := shelf.LoadManifestCompact()
-	if err != nil {
-		return ""
-	}
-	n := 0
-	var changed []string
-	var first evalrun.Check
-	var firstCase *dataset.Case
-	for it, err := range items.All() {
-		if err != nil {
-			return ""
-		}
-		if !evalrun.NeedsTraffic(it.Case) {
-			continue
-		}
-		chk := m.Check(shelf, v, it.Case)
-		if chk.Status != evalrun.StatusStale {
-			continue
-		}
-		if n == 0 {
-			first, firstCase = chk, it.Case
-		}
-		n++
+// unplayable tallies the selected cases whose cassettes cannot replay as
+// recorded: stale (a variant file their requests used changed) or missing.
+type unplayable struct {
+	report.Unplayable
+	// first is the check of the first such case: its entry says which
+	// backend (and simulator policy) recorded it, for the command.
+	first    evalrun.Check
+	hasFirst bool
+}
+
+func (u *unplayable) add(c *dataset.Case, chk evalrun.Check) {
+	switch chk.Status {
+	case evalrun.StatusStale:
+		u.Stale++
 		for _, f := range chk.Changed {
-			if !slices.Contains(changed, f) {
-				changed = append(changed, f)
+			if !slices.Contains(u.Changed, f) {
+				u.Changed = append(u.Changed, f)
 			}
 		}
+	case evalrun.StatusMissing:
+		u.Missing++
+	default:
+		return
 	}
-	if n == 0 {
-		return ""
+	if len(u.Cases) < report.MaxUnplayableCases {
+		u.Cases = append(u.Cases, c.Key())
 	}
-	return fmt.Sprintf(";\n%d cassette(s) are stale: %s changed since they were recorded. Re-record only those with:\n  %s",
-		n, strings.Join(changed, ", "), rerecord(opts, v, mode, firstCase, first))
+	if !u.hasFirst {
+		u.first, u.hasFirst = chk, true
+	}
+}
+
+// summary is the report's account of the cassettes that cannot replay,
+// nil when every one can, with the one command that re-records them all
+// (record --stale records the missing ones too).
+func (u *unplayable) summary(opts *Options, v *prompts.Variant, mode string, of int) *report.Unplayable {
+	if u.Stale+u.Missing == 0 {
+		return nil
+	}
+	out := u.Unplayable
+	slices.Sort(out.Changed)
+	out.Of = of
+	chk := u.first
+	chk.Status = evalrun.StatusStale
+	out.Command = rerecord(opts, v, mode, nil, chk)
+	out.Line = out.Summary()
+	return &out
 }
 
 // rerecord is the command that re-records a case's cassette, with every
@@ -470,20 +493,38 @@ func metaOf(opts *Options, sets []*dataset.Dataset, shard dataset.Shard) report.
 	return m
 }
 
+// maxQuietErrors bounds the case errors a --quiet run prints in full; the
+// rest are counted (every one is in report.json).
+const maxQuietErrors = 10
+
 // errorsTo is the report writer of --quiet runs: it prints the error of each
-// case that could not run, in full, and nothing else.
-func errorsTo(w io.Writer) report.Writer { return caseErrors{w} }
+// case that could not run, in full, up to maxQuietErrors, then how many
+// more there were, and nothing else.
+func errorsTo(w io.Writer) report.Writer { return &caseErrors{w: w} }
 
-type caseErrors struct{ w io.Writer }
-
-func (caseErrors) Begin(report.Meta) error { return nil }
-
-func (e caseErrors) Case(r *report.CaseRecord) error {
-	if r.Error != "" {
-		_, err := fmt.Fprintf(e.w, "Error: %s\n%s\n\n", r.Key, r.Error)
-		return err
-	}
-	return nil
+type caseErrors struct {
+	w io.Writer
+	n int
 }
 
-func (caseErrors) End(report.Summary) error { return nil }
+func (*caseErrors) Begin(report.Meta) error { return nil }
+
+func (e *caseErrors) Case(r *report.CaseRecord) error {
+	if r.Error == "" {
+		return nil
+	}
+	e.n++
+	if e.n > maxQuietErrors {
+		return nil
+	}
+	_, err := fmt.Fprintf(e.w, "Error: %s\n%s\n\n", r.Key, r.Error)
+	return err
+}
+
+func (e *caseErrors) End(report.Summary) error {
+	if e.n <= maxQuietErrors {
+		return nil
+	}
+	_, err := fmt.Fprintf(e.w, "… and %d more case(s) that could not run, each in the JSON report\n\n", e.n-maxQuietErrors)
+	return err
+}

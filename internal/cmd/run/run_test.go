@@ -217,7 +217,7 @@ func TestRunErrors(t *testing.T) {
 		{"misspelt mode", []string{"run", "--mode", "structred"}, cmdutil.ExitUsage, `--mode "structred": want one of model, structured`},
 		{"misspelt mode, record", []string{"record", "--mode", "structred"}, cmdutil.ExitUsage, `--mode "structred": want one of model, structured`},
 		{"sim policy for live", []string{"record", "--backend", "live", "--sim-policy", "seed"}, cmdutil.ExitUsage, "--sim-policy applies to --backend sim only"},
-		{"unknown sim policy", []string{"record", "--sim-policy", "nope"}, cmdutil.ExitUsage, `--sim-policy "nope": no such simulator policy (policies: routing-examples, seed)`},
+		{"unknown sim policy", []string{"record", "--sim-policy", "nope"}, cmdutil.ExitUsage, `--sim-policy "nope": no such simulator policy (policies: careful, careless, routing-examples, seed)`},
 		{"unknown backend", []string{"record", "--backend", "cloud"}, cmdutil.ExitUsage, "unknown --backend"},
 		{"live without keys", []string{"record", "--backend", "live"}, cmdutil.ExitUsage, "TAVILY_API_KEY"},
 	}
@@ -338,11 +338,28 @@ func TestVariantFromFiles(t *testing.T) {
 	// Phase 2's prompt changes by one byte: the routing cases and the flow
 	// that reached Phase 2 are stale. Phase 1 was not touched.
 	os.WriteFile(filepath.Join(mine, "phase2.md"), append(seedPhase2, '!'), 0o644)
-	code, out, errOut = sb(t, dir, "run", "--quiet", "--prompts", "prompts", "--variant", "mine")
+	code, out, errOut = sb(t, dir, "run", "--quiet", "--prompts", "prompts", "--variant", "mine", "--out", "out")
 	hint := "searchbench record --backend sim --sim-policy seed --variant mine --prompts " + prompts + " --mode model --datasets " + filepath.Join(dir, "datasets") + " --cassettes " + filepath.Join(dir, "cassettes") + " --stale"
 	if code != cmdutil.ExitInfra || strings.Count(errOut, "stale cassette") != 3 || !strings.Contains(errOut, "recorded before phase2.md changed") ||
-		!strings.Contains(errOut, "3 cassette(s) are stale: phase2.md changed since they were recorded. Re-record only those with:\n  "+hint) {
+		!strings.Contains(errOut, "cassettes not replayable: 3 stale (phase2.md changed since they were recorded) of 4 cases; re-record them with: "+hint) {
 		t.Fatalf("stale replay: exit %d\n%s%s", code, out, errOut)
+	}
+	// The report set is still written, and each file opens with what is
+	// stale and the command.
+	md, err := os.ReadFile(filepath.Join(dir, "out", "report.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	first, _, _ := strings.Cut(string(md), "\n")
+	if want := "### searchbench: cassettes not replayable: 3 stale (phase2.md changed since they were recorded) of 4 cases; re-record them with: `" + hint + "`"; first != want {
+		t.Errorf("report.md opens with\n%s\nwant\n%s", first, want)
+	}
+	ju, err := os.ReadFile(filepath.Join(dir, "out", "junit.xml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if i, j := strings.Index(string(ju), "<testcase"), strings.Index(string(ju), `name="replayable" classname="cassettes"`); i < 0 || j < 0 || j > i+len("<testcase ")+5 {
+		t.Errorf("junit.xml's first testcase is not the cassettes' (%d, %d):\n%.600s", i, j, ju)
 	}
 	// Following the hint re-records the three, and only them.
 	args := strings.Fields(hint)[1:]

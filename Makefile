@@ -8,8 +8,10 @@ LATEST   := reports/latest
 
 .PHONY: run test build install vet fmt-check unit gate baseline cassettes compare bench fuzz clean
 
+# -buildvcs=auto: --version names the commit even where GOFLAGS turns
+# stamping off.
 build:
-	$(GO) build -o $(BIN) ./cmd/searchbench
+	$(GO) build -buildvcs=auto -o $(BIN) ./cmd/searchbench
 
 # install: put searchbench on your PATH ($(go env GOPATH)/bin). It reads
 # prompts/, datasets/ and cassettes/ from the folder it runs in; the seed

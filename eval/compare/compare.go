@@ -124,6 +124,10 @@ type Result struct {
 	Adjustment stats.Adjustment
 	// Family is how many rows were adjusted together.
 	Family int
+	// Subset is set when A and B hold different cases and the comparison
+	// was allowed (CompareOptions.AllowSubset): every metric is then
+	// re-aggregated over the Shared cases.
+	Subset *SubsetError
 }
 
 // SetAdjustment adjusts the p-values of the testable paired rows across
@@ -146,6 +150,66 @@ func (r *Result) SetAdjustment(a stats.Adjustment) {
 	r.Family = len(idx)
 }
 
+// CompareOptions configure CompareWith.
+type CompareOptions struct {
+	// AllowSubset compares reports whose case sets differ, on the cases
+	// both hold, instead of refusing with a *SubsetError.
+	AllowSubset bool
+	// Scorers re-aggregate the shared cases of a subset; nil means
+	// score.All().
+	Scorers []score.Scorer
+}
+
+// SubsetError refuses to compare reports that hold different cases: their
+// metrics would set one set of cases against another.
+type SubsetError struct {
+	NameA, NameB   string
+	CasesA, CasesB int
+	Shared         int
+	// OnlyA and OnlyB are the first few case keys only one report holds;
+	// NOnlyA and NOnlyB count them all.
+	OnlyA, OnlyB   []string
+	NOnlyA, NOnlyB int
+	FilterA        []string // the --filter terms of each run, if any
+	FilterB        []string
+}
+
+// maxListed is how many case keys a subset message lists.
+const maxListed = 3
+
+func listCut(keys []string, n int) string {
+	if n == 0 {
+		return ""
+	}
+	s := " (" + strings.Join(keys, ", ")
+	if n > len(keys) {
+		s += fmt.Sprintf(", … and %d more", n-len(keys))
+	}
+	return s + ")"
+}
+
+// Difference says how the case sets differ: "570 only in A (…), 0 only
+// in B, 1 in both".
+func (e *SubsetError) Difference() string {
+	return fmt.Sprintf("%d case(s) only in A%s, %d only in B%s, %d in both",
+		e.NOnlyA, listCut(e.OnlyA, e.NOnlyA), e.NOnlyB, listCut(e.OnlyB, e.NOnlyB), e.Shared)
+}
+
+func (e *SubsetError) Error() string {
+	s := fmt.Sprintf("A (%s, %d cases) and B (%s, %d cases) hold different cases: %s", e.NameA, e.CasesA, e.NameB, e.CasesB, e.Difference())
+	var filtered []string
+	if len(e.FilterA) > 0 {
+		filtered = append(filtered, "A was filtered with --filter "+strings.Join(e.FilterA, " --filter "))
+	}
+	if len(e.FilterB) > 0 {
+		filtered = append(filtered, "B was filtered with --filter "+strings.Join(e.FilterB, " --filter "))
+	}
+	if len(filtered) > 0 {
+		s += "; " + strings.Join(filtered, "; ")
+	}
+	return s + fmt.Sprintf(". Their metrics would set one set of cases against another: run both on the same cases, or compare the %d shared case(s) with --allow-subset", e.Shared)
+}
+
 // warnings are what a reader must know before trusting the comparison.
 func warnings(a, b report.Meta) []string {
 	var out []string
@@ -159,10 +223,37 @@ func warnings(a, b report.Meta) []string {
 		}
 		out = append(out, w)
 	}
+	backendsOf := func(m report.Meta) []string { return strings.Split(m.Backend, "+") }
+	union := append(backendsOf(a), backendsOf(b)...)
+	if a.Backend != b.Backend && slices.Contains(union, "sim") && slices.Contains(union, "live") {
+		out = append(out, fmt.Sprintf("A replays %s recordings and B %s ones: the simulator plays scripts and the live services a real model, "+
+			"so the differences below mix the two. Record both sides from the same backend to compare prompts.", backendName(a), backendName(b)))
+	}
+	if len(a.Models) > 0 && len(b.Models) > 0 && !slices.Equal(a.Models, b.Models) {
+		out = append(out, fmt.Sprintf("the live recordings asked for different models (%s in A, %s in B): the differences below include the change of model.",
+			strings.Join(a.Models, ", "), strings.Join(b.Models, ", ")))
+	}
+	if len(a.BaseURLs) > 0 && len(b.BaseURLs) > 0 && !slices.Equal(a.BaseURLs, b.BaseURLs) {
+		out = append(out, fmt.Sprintf("the live recordings came from different base URLs (%s in A, %s in B): another host may serve another model, version or settings.",
+			strings.Join(a.BaseURLs, ", "), strings.Join(b.BaseURLs, ", ")))
+	}
 	if a.VariantHash != "" && a.VariantHash == b.VariantHash && a.Mode == b.Mode {
 		out = append(out, fmt.Sprintf("A and B have the same variant hash (%s): the same prompts and settings.", a.VariantHash))
 	}
 	return out
+}
+
+// backendName says where a run's recordings came from, for a warning.
+func backendName(m report.Meta) string {
+	switch m.Backend {
+	case "sim":
+		return "simulator"
+	case "live":
+		return "live"
+	case "":
+		return "unknown"
+	}
+	return "a mix of live and simulator"
 }
 
 // caseState is what is kept of a case of A: its per-metric outcomes and
@@ -207,15 +298,24 @@ func stateOf(r *report.CaseRecord) *caseState {
 	return s
 }
 
-// Compare reads report A whole (its per-case outcomes, not its traces) and
-// streams report B against it.
-func Compare(a, b report.Source) (*Result, error) {
+// Compare is CompareWith with default options: reports holding different
+// cases are refused with a *SubsetError.
+func Compare(a, b report.Source) (*Result, error) { return CompareWith(a, b, CompareOptions{}) }
+
+// CompareWith reads report A whole (its per-case outcomes, not its traces)
+// and streams report B against it. Reports that hold different cases are
+// refused with a *SubsetError naming the difference, unless
+// opt.AllowSubset: both are then re-aggregated over the cases they share
+// (two more passes), and Result.Subset says so.
+func CompareWith(a, b report.Source, opt CompareOptions) (*Result, error) {
 	res := &Result{NameA: a.Name, NameB: b.Name}
 	states := map[string]*caseState{}
+	var orderA []string
 	var sumA, sumB *report.Summary
 	err := report.Scan(a, func(m report.Meta) error { res.A = m; return nil },
 		func(r *report.CaseRecord) error {
 			states[r.Key] = stateOf(r)
+			orderA = append(orderA, r.Key)
 			res.CasesA++
 			return nil
 		}, func(s *report.Summary) { sumA = s })
@@ -230,11 +330,17 @@ func Compare(a, b report.Source) (*Result, error) {
 	pairs := map[string]*pairCount{}
 	var flips []Flip
 	var rateChanges []RateChange
+	sub := &SubsetError{NameA: a.Name, NameB: b.Name}
+	inB := map[string]bool{}
 	err = report.Scan(b, func(m report.Meta) error { res.B = m; return nil },
 		func(r *report.CaseRecord) error {
 			res.CasesB++
+			inB[r.Key] = true
 			sa, ok := states[r.Key]
 			if !ok {
+				if sub.NOnlyB++; len(sub.OnlyB) < maxListed {
+					sub.OnlyB = append(sub.OnlyB, r.Key)
+				}
 				return nil
 			}
 			res.Shared++
@@ -298,6 +404,27 @@ func Compare(a, b report.Source) (*Result, error) {
 		}, func(s *report.Summary) { sumB = s })
 	if err != nil {
 		return nil, err
+	}
+	if res.Shared != res.CasesA || res.Shared != res.CasesB {
+		for _, k := range orderA {
+			if !inB[k] {
+				if sub.NOnlyA++; len(sub.OnlyA) < maxListed {
+					sub.OnlyA = append(sub.OnlyA, k)
+				}
+			}
+		}
+		sub.CasesA, sub.CasesB, sub.Shared = res.CasesA, res.CasesB, res.Shared
+		sub.FilterA, sub.FilterB = res.A.Filter, res.B.Filter
+		if !opt.AllowSubset {
+			return nil, sub
+		}
+		res.Subset = sub
+		if sumA, err = sharedSummary(a, inB, opt.Scorers); err != nil {
+			return nil, err
+		}
+		if sumB, err = sharedSummary(b, states, opt.Scorers); err != nil {
+			return nil, err
+		}
 	}
 
 	res.Sampled = res.MaxSamplesA > 1 || res.MaxSamplesB > 1
@@ -369,6 +496,26 @@ func Compare(a, b report.Source) (*Result, error) {
 	res.Warnings = append(warnings(res.A, res.B), res.Warnings...)
 	res.SetAdjustment(stats.Holm)
 	return res, nil
+}
+
+// sharedSummary re-aggregates the cases of src that the other report
+// holds (a key of in).
+func sharedSummary[V any](src report.Source, in map[string]V, scorers []score.Scorer) (*report.Summary, error) {
+	if scorers == nil {
+		scorers = score.All()
+	}
+	agg := report.NewAggregate(scorers)
+	err := report.Scan(src, nil, func(r *report.CaseRecord) error {
+		if _, ok := in[r.Key]; ok {
+			agg.Add(r)
+		}
+		return nil
+	}, nil)
+	if err != nil {
+		return nil, err
+	}
+	s := agg.Summary()
+	return &s, nil
 }
 
 // flakyPairs joins the flaky cases of both summaries, in case order.
@@ -460,6 +607,10 @@ func (r *Result) Headline() []string {
 		}
 	}
 	lines := []string{}
+	if r.Subset != nil {
+		lines = append(lines, fmt.Sprintf("Subset: only the %d cases both reports hold are compared, every metric re-aggregated over them (--allow-subset; %s)",
+			r.Shared, r.Subset.Difference()))
+	}
 	if len(sig) == 0 {
 		lines = append(lines, fmt.Sprintf("Significant changes: none (no paired metric of %d changed with adjusted p < %.2f; %s)", paired, Alpha, r.adjustment()))
 	} else {

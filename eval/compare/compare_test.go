@@ -1,6 +1,7 @@
 package compare
 
 import (
+	"errors"
 	"fmt"
 	"path/filepath"
 	"strings"
@@ -117,14 +118,41 @@ func TestFlips(t *testing.T) {
 }
 
 func TestSubsetPairs(t *testing.T) {
-	// B covers only some of A's cases: pairs are the shared cases.
-	a, _ := pattern([2]int{6, 0})
-	r, err := Compare(routingRun("seed", a), routingRun("seed", a[:3]))
+	// B covers only some of A's cases, and those are the ones A passes:
+	// A's whole-run accuracy (50%) against B's (100%) would be a change of
+	// cases, not of behaviour.
+	a, _ := pattern([2]int{3, 0}, [2]int{3, 3})
+	_, err := Compare(routingRun("seed", a), routingRun("seed", a[:3]))
+	var se *SubsetError
+	if !errors.As(err, &se) || se.NOnlyA != 3 || se.NOnlyB != 0 || se.Shared != 3 {
+		t.Fatalf("different case sets: %v, want a *SubsetError", err)
+	}
+	for _, want := range []string{"3 case(s) only in A (routing/q03, routing/q04, routing/q05), 0 only in B, 3 in both", "--allow-subset"} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("error %q lacks %q", err, want)
+		}
+	}
+	// Long lists are cut with a count; cases only in B are named too.
+	_, err = Compare(routingRun("seed", append(a, a...)), routingRun("seed", a[:1]))
+	if err == nil || !strings.Contains(err.Error(), "11 case(s) only in A (routing/q01, routing/q02, routing/q03, … and 8 more), 0 only in B, 1 in both") {
+		t.Errorf("cut list: %v", err)
+	}
+	_, err = Compare(routingRun("seed", a[:2]), routingRun("seed", a))
+	if err == nil || !strings.Contains(err.Error(), "0 case(s) only in A, 4 only in B (routing/q02, routing/q03, routing/q04, … and 1 more), 2 in both") {
+		t.Errorf("only in B: %v", err)
+	}
+
+	// Allowed, the shared cases are compared, re-aggregated on both sides.
+	r, err := CompareWith(routingRun("seed", a), routingRun("seed", a[:3]), CompareOptions{AllowSubset: true})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if x := row(t, r, "routing.accuracy"); x.Pairs != 3 || r.Shared != 3 {
-		t.Errorf("pairs = %d, shared = %d", x.Pairs, r.Shared)
+	x := row(t, r, "routing.accuracy")
+	if x.Pairs != 3 || r.Shared != 3 || x.A.Value != 1 || x.B.Value != 1 || x.A.Den != 3 {
+		t.Errorf("pairs = %d, shared = %d, A %+v, B %+v: want both re-aggregated over the 3 shared cases", x.Pairs, r.Shared, x.A, x.B)
+	}
+	if h := r.Headline(); !strings.HasPrefix(h[0], "Subset: only the 3 cases both reports hold are compared, every metric re-aggregated over them (--allow-subset; 3 case(s) only in A") {
+		t.Errorf("headline %q", h)
 	}
 }
 
@@ -162,5 +190,53 @@ func TestWriteGolden(t *testing.T) {
 		if !strings.Contains(out, "Cases: 1 fixed (fail→pass), 10 broken (pass→fail), of 17 both reports hold") {
 			t.Errorf("%s: no headline of the flips:\n%s", tc.name, out)
 		}
+	}
+}
+
+// TestSourceWarnings: a simulator side against a live one, and live sides
+// recorded from different models or base URLs, are each warned about; two
+// live runs of one model and host are not.
+func TestSourceWarnings(t *testing.T) {
+	live := func(models, bases []string) report.Meta {
+		m := reporttest.Meta("seed")
+		m.Backend, m.SimPolicies, m.Models, m.BaseURLs = "live", nil, models, bases
+		return m
+	}
+	sim := reporttest.Meta("seed")
+	sim.Backend, sim.SimPolicies = "sim", []string{"seed"}
+	mixed := live([]string{"gpt-oss-120b"}, []string{"chat=https://api.cerebras.ai/v1"})
+	mixed.Backend = "live+sim"
+	cerebras := []string{"chat=https://api.cerebras.ai/v1", "exa=https://api.exa.ai", "tavily=https://api.tavily.com"}
+	vllm := []string{"chat=http://10.0.0.7:8000/v1", "exa=https://api.exa.ai", "tavily=https://api.tavily.com"}
+	tests := []struct {
+		name string
+		a, b report.Meta
+		want []string // substrings of the warnings, in order; none: no source warning
+	}{
+		{"sim against live", sim, live([]string{"gpt-oss-120b"}, cerebras), []string{"A replays simulator recordings and B live ones"}},
+		{"live against sim", live([]string{"gpt-oss-120b"}, cerebras), sim, []string{"A replays live recordings and B simulator ones"}},
+		{"a mix against sim", mixed, sim, []string{"A replays a mix of live and simulator recordings and B simulator ones"}},
+		{"other model", live([]string{"gpt-oss-120b"}, cerebras), live([]string{"openai/gpt-oss-20b"}, cerebras),
+			[]string{"different models (gpt-oss-120b in A, openai/gpt-oss-20b in B)"}},
+		{"other host", live([]string{"gpt-oss-120b"}, cerebras), live([]string{"gpt-oss-120b"}, vllm),
+			[]string{"different base URLs (chat=https://api.cerebras.ai/v1, exa=https://api.exa.ai, tavily=https://api.tavily.com in A, chat=http://10.0.0.7:8000/v1"}},
+		{"same source", live([]string{"gpt-oss-120b"}, cerebras), live([]string{"gpt-oss-120b"}, cerebras), nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			tt.a.VariantHash, tt.b.VariantHash = "a", "b"
+			ws := strings.Join(warnings(tt.a, tt.b), "\n")
+			for _, w := range tt.want {
+				if !strings.Contains(ws, w) {
+					t.Errorf("warnings lack %q:\n%s", w, ws)
+				}
+			}
+			if tt.want == nil && ws != "" {
+				t.Errorf("unexpected warnings:\n%s", ws)
+			}
+			if tt.name == "other host" && strings.Contains(ws, "different models") {
+				t.Errorf("same models warned about:\n%s", ws)
+			}
+		})
 	}
 }

@@ -56,6 +56,18 @@ func ParseFilter(values []string) (Filter, error) {
 	return f, nil
 }
 
+// Values returns the values of the filter's terms on field ("id", "tag",
+// "label", "dataset"; "" for bare terms), in order.
+func (f Filter) Values(field string) []string {
+	var out []string
+	for _, t := range f.terms {
+		if t.field == field {
+			out = append(out, t.value)
+		}
+	}
+	return out
+}
+
 // Empty reports whether the filter selects everything.
 func (f Filter) Empty() bool { return len(f.terms) == 0 }
 

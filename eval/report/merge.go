@@ -137,7 +137,7 @@ func Merge(srcs []Source, scorers []score.Scorer, w Writer) (Meta, []string, err
 	if n <= 1 {
 		meta.Shards = nil
 	}
-	var backends, policies []string
+	var backends, policies, models, bases []string
 	meta.Unplayable = nil
 	for _, s := range shards {
 		if u := s.meta.Unplayable; u != nil {
@@ -159,12 +159,25 @@ func Merge(srcs []Source, scorers []score.Scorer, w Writer) (Meta, []string, err
 				policies = append(policies, p)
 			}
 		}
+		for _, m := range s.meta.Models {
+			if !slices.Contains(models, m) {
+				models = append(models, m)
+			}
+		}
+		for _, b := range s.meta.BaseURLs {
+			if !slices.Contains(bases, b) {
+				bases = append(bases, b)
+			}
+		}
 	}
 	// The merged run's backends and policies are those of all its shards
 	// (a shard sees only its own cases' cassettes).
 	slices.Sort(backends)
 	slices.Sort(policies)
 	meta.Backend, meta.SimPolicies = strings.Join(backends, "+"), policies
+	slices.Sort(models)
+	slices.Sort(bases)
+	meta.Models, meta.BaseURLs = models, bases
 
 	// Stream the cases in Seq order: a k-way merge of sorted shards.
 	if err := w.Begin(meta); err != nil {

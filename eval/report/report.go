@@ -45,6 +45,12 @@ type Meta struct {
 	// policies that answered the "sim" ones.
 	Backend     string   `json:"backend,omitempty"`
 	SimPolicies []string `json:"sim_policies,omitempty"`
+	// Models and BaseURLs say where the "live" ones were recorded: the
+	// chat models asked for, and each service's base URL as
+	// "service=URL" (credentials removed), each sorted. Comparing runs
+	// recorded from different models or hosts is then flagged.
+	Models   []string `json:"models,omitempty"`
+	BaseURLs []string `json:"base_urls,omitempty"`
 	// Datasets lists every dataset file loaded, whole-file case counts and
 	// content hashes, so two reports can tell whether they ran the same data.
 	Datasets []DatasetInfo `json:"datasets"`

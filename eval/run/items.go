@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/searchbench/searchbench/eval/dataset"
+	"github.com/searchbench/searchbench/eval/report"
 )
 
 // Items is what Replay runs: the selected cases, in selection order. A
@@ -113,26 +114,35 @@ func (s *Stream) All() iter.Seq2[Item, error] {
 	}
 }
 
-// backends sums up the manifest entries of a run's cases: the backends
-// and the simulator policies, each sorted.
+// backends sums up the manifest entries of a run's cases: the backends,
+// the simulator policies, and the models and base URLs of the live
+// recordings, each sorted.
 type backends struct {
-	backends, policies []string
+	backends, policies, models, bases []string
+}
+
+// addSorted adds v to the sorted list *xs unless it is empty or there.
+func addSorted(xs *[]string, v string) {
+	if v != "" && !slices.Contains(*xs, v) {
+		*xs = append(*xs, v)
+		sort.Strings(*xs)
+	}
 }
 
 func (b *backends) add(e Entry) {
-	if e.Backend != "" && !slices.Contains(b.backends, e.Backend) {
-		b.backends = append(b.backends, e.Backend)
-		sort.Strings(b.backends)
-	}
-	if e.Policy != "" && !slices.Contains(b.policies, e.Policy) {
-		b.policies = append(b.policies, e.Policy)
-		sort.Strings(b.policies)
+	addSorted(&b.backends, e.Backend)
+	addSorted(&b.policies, e.Policy)
+	addSorted(&b.models, e.Model)
+	for svc, u := range e.BaseURLs {
+		addSorted(&b.bases, svc+"="+u)
 	}
 }
 
-// result is "sim", "live" or "live+sim", and the policies.
-func (b *backends) result() (string, []string) {
-	return strings.Join(b.backends, "+"), b.policies
+// fill sets m's backend ("sim", "live" or "live+sim"), policies, models
+// and base URLs.
+func (b *backends) fill(m *report.Meta) {
+	m.Backend, m.SimPolicies = strings.Join(b.backends, "+"), b.policies
+	m.Models, m.BaseURLs = b.models, b.bases
 }
 
 // prepare returns the manifest of shelf and the summary of the entries of

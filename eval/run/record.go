@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"net/http"
 	"os"
+	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/searchbench/searchbench/eval/dataset"
@@ -50,6 +52,31 @@ type RecordOptions struct {
 	// Done, if set, is called after each case with its error (nil when the
 	// cassette was saved).
 	Done func(c *dataset.Case, err error)
+	// Force lets a simulator recording replace cassettes recorded live
+	// (record --force); without it Record refuses with a *LiveError.
+	Force bool
+}
+
+// LiveError refuses a simulator recording that would replace cassettes
+// recorded live, which cost money and cannot be recorded again for free.
+type LiveError struct {
+	Cases, Paths []string
+}
+
+// maxListed is how many cases an error lists before it counts the rest.
+const maxListed = 5
+
+func (e *LiveError) Error() string {
+	var list []string
+	for i, c := range e.Cases {
+		if i == maxListed {
+			list = append(list, fmt.Sprintf("and %d more", len(e.Cases)-maxListed))
+			break
+		}
+		list = append(list, fmt.Sprintf("%s (case %s)", filepath.ToSlash(e.Paths[i]), c))
+	}
+	return fmt.Sprintf("refusing to replace %d cassette(s) recorded live with simulator recordings: %s; "+
+		"pass --force to replace them, or leave those cases out with --filter", len(e.Cases), strings.Join(list, ", "))
 }
 
 // simKeys are the placeholder keys sent to the simulator. They are long
@@ -99,12 +126,24 @@ func Record(ctx context.Context, items []Item, opts RecordOptions) error {
 		if _, err := httpx.PolicyFromEnv(opts.Getenv, httpx.DefaultPolicy()); err != nil {
 			return err
 		}
+		if err := shortSecrets(opts.Getenv); err != nil {
+			return err
+		}
 	}
 	var traffic []Item
+	live := &LiveError{}
 	for _, it := range items {
-		if NeedsTraffic(it.Case) {
-			traffic = append(traffic, it)
+		if !NeedsTraffic(it.Case) {
+			continue
 		}
+		traffic = append(traffic, it)
+		if e, ok := manifest.Cases[it.Case.Key()]; ok && e.Backend == BackendLive && opts.Backend == BackendSim && !opts.Force {
+			live.Cases = append(live.Cases, it.Case.Key())
+			live.Paths = append(live.Paths, shelf.Path(it.Case))
+		}
+	}
+	if len(live.Cases) > 0 {
+		return live
 	}
 	n := opts.Parallel
 	if n <= 0 {
@@ -148,6 +187,31 @@ func Record(ctx context.Context, items []Item, opts RecordOptions) error {
 	}
 	if err != nil {
 		return errors.Join(append([]error{err}, errs...)...)
+	}
+	return errors.Join(errs...)
+}
+
+// shortSecrets names every variable whose secret the recorder would refuse
+// as too short to scrub safely (vcr.MinSecretLen): a key, or a password or
+// credential query value of a base URL. Shorter values still are not
+// secrets at all (vLLM's "EMPTY" key) and pass.
+func shortSecrets(getenv func(string) string) error {
+	var errs []error
+	short := func(v string) bool {
+		v = strings.TrimSpace(v)
+		return len(v) >= secret.MinLen && len(v) < vcr.MinSecretLen
+	}
+	for _, k := range secret.KeyEnv {
+		if v := getenv(k); short(v) {
+			errs = append(errs, fmt.Errorf("%s is %d bytes long: the recorder refuses secrets shorter than %d bytes, since scrubbing so short a value would redact unrelated text; set it to the real key (searchbench sim prints keys long enough)", k, len(strings.TrimSpace(v)), vcr.MinSecretLen))
+		}
+	}
+	for _, k := range secret.URLEnv {
+		for _, v := range secret.OfURL(getenv(k)) {
+			if short(v) {
+				errs = append(errs, fmt.Errorf("%s carries a credential (a password or key query value) of %d bytes: the recorder refuses secrets shorter than %d bytes", k, len(strings.TrimSpace(v)), vcr.MinSecretLen))
+			}
+		}
 	}
 	return errors.Join(errs...)
 }
@@ -216,7 +280,11 @@ func (o *RecordOptions) recordOne(ctx context.Context, shelf Shelf, c *dataset.C
 			return Entry{}, fmt.Errorf("case %s: removing the sample cassette of an earlier recording: %w", c.Key(), err)
 		}
 	}
-	return entryOf(o.Variant, o.Backend, o.Policy, sessions), nil
+	e := entryOf(o.Variant, o.Backend, o.Policy, sessions)
+	if o.Backend == BackendLive {
+		e.Model, e.BaseURLs = o.liveSource()
+	}
+	return e, nil
 }
 
 // recordSample runs sample k of case c against the backend and returns its

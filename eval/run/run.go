@@ -17,6 +17,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"os"
 	"runtime"
 	"strings"
 	"time"
@@ -86,8 +87,9 @@ type Options struct {
 	// make no requests: they have one sample.
 	Samples int
 
-	manifest *Manifest // the shelf's recorded.json, read by Replay
-	shelf    Shelf     // resolved by Replay before any case runs
+	manifest *Manifest         // the shelf's recorded.json, read by Replay
+	shelf    Shelf             // resolved by Replay before any case runs
+	bases    map[string]string // the replay's own base URLs, by service
 }
 
 // replayKey is the placeholder key replays run with: requests are matched
@@ -112,7 +114,8 @@ func Replay(ctx context.Context, items Items, opts Options, meta report.Meta, w 
 	}
 	opts.manifest, opts.shelf = m, shelf
 	meta.Variant, meta.VariantHash, meta.Mode = opts.Variant.Name, opts.Variant.Hash, opts.Mode
-	meta.Backend, meta.SimPolicies = recorded.result()
+	recorded.fill(&meta)
+	opts.bases = serviceBases(opts.Getenv)
 	if err := w.Begin(meta); err != nil {
 		return report.Summary{}, err
 	}
@@ -212,6 +215,12 @@ func (o *Options) replaySamples(ctx context.Context, it Item) *report.CaseRecord
 		err := &SamplesError{Cases: []string{c.Key()}, Want: want, Have: []int{have}}
 		return report.NewCaseRecord(it.Seq, &score.Input{Case: c}, nil, err)
 	}
+	if err := o.missingSample(c, want); err != nil {
+		// One sample's cassette gone is the case's cassette missing: the
+		// case is an error, as a one-sample case without its cassette is,
+		// and is never scored on the samples that remain.
+		return report.NewCaseRecord(it.Seq, &score.Input{Case: c}, nil, err)
+	}
 	var rec *report.CaseRecord
 	var more []report.SampleRecord
 	for k := 1; k <= want; k++ {
@@ -229,6 +238,38 @@ func (o *Options) replaySamples(ctx context.Context, it Item) *report.CaseRecord
 	}
 	rec.SetSamples(more)
 	return rec
+}
+
+// missingSample is the error of a case of several samples whose cassettes
+// are not all on the shelf: a *vcr.MissingCassetteError naming the first
+// missing sample (and how many are missing), with the command that
+// records the case again. nil when every sample's cassette is there, and
+// for a one-sample case, whose replay reports its missing cassette itself.
+func (o *Options) missingSample(c *dataset.Case, want int) error {
+	if want <= 1 {
+		return nil
+	}
+	var missing []int
+	for k := 1; k <= want; k++ {
+		if _, err := os.Stat(o.shelf.SamplePath(c, k)); err != nil {
+			missing = append(missing, k)
+		}
+	}
+	if len(missing) == 0 {
+		return nil
+	}
+	k := missing[0]
+	path := o.shelf.SamplePath(c, k)
+	_, statErr := os.Stat(path)
+	e := &vcr.MissingCassetteError{Path: path, Case: c.Key(), Err: statErr}
+	if o.Rerecord != nil {
+		chk := Check{Status: StatusMissing}
+		if o.manifest != nil {
+			chk.Entry, _ = o.manifest.Entry(c.Key())
+		}
+		e.Rerecord = o.Rerecord(c, chk)
+	}
+	return fmt.Errorf("sample %d of %d (%d of its %d sample cassettes missing): %w", k, want, len(missing), want, e)
 }
 
 // SamplesError is the input error of a run that asks for more samples
@@ -307,6 +348,7 @@ func (o *Options) replayTraffic(ctx context.Context, in *score.Input, k int) (*t
 	if o.manifest != nil {
 		chk = o.manifest.Check(shelf, o.Variant, c)
 	}
+	ropts.Services = replayServices(o.bases, chk.Entry.BaseURLs)
 	if o.Rerecord != nil {
 		ropts.Rerecord = o.Rerecord(c, chk)
 	}

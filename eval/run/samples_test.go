@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/searchbench/searchbench/eval/dataset"
 	"github.com/searchbench/searchbench/eval/report"
 	"github.com/searchbench/searchbench/eval/score"
 )
@@ -81,6 +82,28 @@ func TestRecordAndReplaySamples(t *testing.T) {
 	os.Rename(shelf.SamplePath(c, 3), shelf.SamplePath(c, 3)+".away")
 	if chk := m.Check(shelf, v, c); chk.Status != StatusMissing {
 		t.Errorf("sample 3 missing: status %s", chk.Status)
+	}
+	// ...and the replay's case an error counted in the summary, never a
+	// run of "0 errors" scored on the samples that remain.
+	var got *report.CaseRecord
+	sum, err := Replay(context.Background(), Slice(items), Options{Variant: v, Cassettes: dir, Scorers: score.All(),
+		Rerecord: func(c *dataset.Case, chk Check) string {
+			return "record " + c.Key() + " " + chk.Status + " " + chk.Entry.Backend
+		},
+		Done: func(r *report.CaseRecord) { got = r }}, report.Meta{}, report.Multi())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sum.Errors != 1 || sum.Passed+sum.Failed != 0 {
+		t.Errorf("a replay missing sample 3: %d errors, %d passed, %d failed; want the case an error", sum.Errors, sum.Passed, sum.Failed)
+	}
+	for _, want := range []string{"sample 3 of 4 (1 of its 4 sample cassettes missing)", "m-ubi-pilots.s3.yaml not found", "record routing/m-ubi-pilots missing sim"} {
+		if !strings.Contains(got.Error, want) {
+			t.Errorf("a replay missing sample 3: error %q, want it to say %q", got.Error, want)
+		}
+	}
+	if len(got.Scores) != 0 || len(got.Samples) != 0 {
+		t.Errorf("a case missing a sample cassette was scored: %d scores, %d samples", len(got.Scores), len(got.Samples))
 	}
 	os.Rename(shelf.SamplePath(c, 3)+".away", shelf.SamplePath(c, 3))
 

@@ -155,6 +155,14 @@ type Entry struct {
 	// Samples is how many samples were recorded (record --samples N), each
 	// in its own cassette (Shelf.SamplePath); absent means one.
 	Samples int `json:"samples,omitempty"`
+	// Model and BaseURLs say where a live recording's requests went: the
+	// chat model asked for, and each service's base URL (credentials
+	// removed) by service name (vcr.ChatService, "tavily", "exa"). A
+	// replay matches requests under these bases on the path below them,
+	// whatever base URL it is given. Empty for the simulator, which is
+	// always recorded at the services' default URLs.
+	Model    string            `json:"model,omitempty"`
+	BaseURLs map[string]string `json:"base_urls,omitempty"`
 }
 
 // SampleCount is how many samples the entry's case has on the shelf.

@@ -37,6 +37,12 @@ type ReplayOptions struct {
 	// the recorded time, the same on every replay.
 	Clock *Clock
 
+	// Services are the base URLs a request may have been recorded or be
+	// replayed under: a request under one matches on the service and the
+	// path below its base, whatever the host (see Service). Give the
+	// replay's own base URLs and those the cassette was recorded with.
+	Services []Service
+
 	// Cache, when set, serves the cassette's decoded interactions from the
 	// decoded-cassette cache, and stores them there on a first replay.
 	// The YAML is still read and hashed: an entry of other bytes is never
@@ -59,11 +65,12 @@ type Replayer struct {
 	path string
 	opts ReplayOptions
 	drop []string
+	svcs []service // opts.Services, normalised
 
 	mu     sync.Mutex
 	ints   []interaction    // the cassette's interactions, in recorded order
-	groups map[string][]int // method+" "+URL -> interaction indexes, in recorded order
-	lines  []string         // each interaction's method+" "+URL
+	groups map[string][]int // route -> interaction indexes, in recorded order
+	lines  []string         // each interaction's route: method, then service and path or URL
 	// exact indexes the interactions by request body as stored, in
 	// recorded order: a body recorded canonical matches a live one with one
 	// lookup, whatever the recorded order of its group.
@@ -114,6 +121,7 @@ func OpenReplayWith(path string, opts ReplayOptions) (*Replayer, error) {
 		path:   path,
 		opts:   opts,
 		drop:   drop,
+		svcs:   services(opts.Services),
 		ints:   ints,
 		groups: make(map[string][]int, len(ints)),
 		exact:  make(map[string][]int, len(ints)),
@@ -122,7 +130,7 @@ func OpenReplayWith(path string, opts ReplayOptions) (*Replayer, error) {
 	}
 	for i := range ints {
 		in := &ints[i]
-		k := in.Method + " " + in.URL
+		k := route(in.Method, in.URL, r.svcs)
 		r.groups[k] = append(r.groups[k], i)
 		r.lines[i] = k
 		r.exact[in.Body] = append(r.exact[in.Body], i)
@@ -255,7 +263,8 @@ func readFile(name string, buf *[]byte) ([]byte, error) {
 }
 
 // RoundTrip answers req with the first unused recorded interaction whose
-// method, URL and canonical body match, or fails with a *MissError.
+// method, route (the service and path, or the URL; see Service) and
+// canonical body match, or fails with a *MissError.
 func (r *Replayer) RoundTrip(req *http.Request) (*http.Response, error) {
 	var body []byte
 	if req.Body != nil {
@@ -282,7 +291,7 @@ func (r *Replayer) RoundTrip(req *http.Request) (*http.Response, error) {
 	if r.closed {
 		return nil, fmt.Errorf("replaying %s: %s %s after Close", r.path, req.Method, redactURL(req.URL))
 	}
-	line := req.Method + " " + target
+	line := route(req.Method, target, r.svcs)
 	c := canonicalizers.Get().(*canonicalizer)
 	defer canonicalizers.Put(c)
 	live := c.live(body, r.drop) // valid until c is put back
@@ -513,7 +522,7 @@ func (r *Replayer) miss(method string, u *url.URL, live string) *MissError {
 // method and URL if any (unused before used), else among all interactions.
 // It returns the index and the text the diff compares.
 func (r *Replayer) closest(method, target, live string) (int, string) {
-	pool := r.groups[method+" "+target]
+	pool := r.groups[route(method, target, r.svcs)]
 	if len(pool) == 0 {
 		pool = make([]int, len(r.used))
 		for i := range pool {

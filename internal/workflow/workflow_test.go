@@ -61,8 +61,8 @@ func TestWorkflowMatchesREADME(t *testing.T) {
 	ci, _, _ = strings.Cut(ci, "\n## ")
 	flat := func(s string) string { return strings.Join(strings.Fields(s), " ") }
 	for _, cmd := range []string{
-		"bin/searchbench run --quiet --shard ${{ matrix.shard }}/4 --out out/shard-${{ matrix.shard }} --gates gates.yaml --baseline reports/baseline.json",
-		"bin/searchbench merge -o merged/report.json --markdown merged/report.md --junit merged/junit.xml --html merged/report.html --gates gates.yaml --baseline reports/baseline.json shards/*/report.json",
+		`bin/searchbench run --quiet --shard ${{ matrix.shard }}/4 --out out/shard-${{ matrix.shard }} --gates gates.yaml "$REFERENCE_FLAG" "$REFERENCE"`,
+		`bin/searchbench merge -o merged/report.json --markdown merged/report.md --junit merged/junit.xml --html merged/report.html --gates gates.yaml "$REFERENCE_FLAG" "$REFERENCE" shards/*/report.json`,
 		`cat merged/report.md >> "$GITHUB_STEP_SUMMARY"`,
 		"bin/searchbench compare --markdown base-baseline.json merged/report.json",
 	} {
@@ -75,7 +75,8 @@ func TestWorkflowMatchesREADME(t *testing.T) {
 	}
 }
 
-// TestCIScriptLint runs shellcheck on .ci/run, the script CI runs: a
+// TestCIScriptLint runs shellcheck on .ci/run, the script CI runs, and on
+// the workflow's scripts: a
 // comment that reads as a shellcheck directive, or a quoting slip, fails
 // here rather than on CI's machine.
 func TestCIScriptLint(t *testing.T) {
@@ -85,8 +86,11 @@ func TestCIScriptLint(t *testing.T) {
 		}
 		t.Skip("shellcheck is not installed (apt-get install shellcheck)")
 	}
-	out, err := exec.Command("shellcheck", filepath.Join(repo, ".ci", "run")).CombinedOutput()
-	if err != nil {
-		t.Errorf("shellcheck .ci/run: %v\n%s", err, out)
+	scripts, _ := filepath.Glob(filepath.Join(repo, ".github", "scripts", "*.sh"))
+	for _, f := range append([]string{filepath.Join(repo, ".ci", "run")}, scripts...) {
+		out, err := exec.Command("shellcheck", f).CombinedOutput()
+		if err != nil {
+			t.Errorf("shellcheck %s: %v\n%s", f, err, out)
+		}
 	}
 }

@@ -40,6 +40,7 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
+	"github.com/searchbench/searchbench/internal/suggest"
 	builtin "github.com/searchbench/searchbench/prompts"
 
 	"github.com/searchbench/searchbench/internal/problem"
@@ -182,8 +183,12 @@ func Load(root, name string) (*Variant, error) {
 		return nil, fmt.Errorf("prompt variant %q: %w", name, err)
 	case err != nil && name != Default:
 		have, _ := List(root)
+		if c := suggest.Closest(name, have); c != "" {
+			return nil, fmt.Errorf("unknown prompt variant %q: did you mean %s? (variants under %s: %s)",
+				name, c, filepath.ToSlash(root), suggest.List(have, 10))
+		}
 		return nil, fmt.Errorf("unknown prompt variant %q: there is no folder %s (variants under %s: %s); create one with: searchbench variant new %s",
-			name, filepath.ToSlash(dir), filepath.ToSlash(root), strings.Join(have, ", "), name)
+			name, filepath.ToSlash(dir), filepath.ToSlash(root), suggest.List(have, 10), name)
 	case err != nil:
 		return load("", Default, nil) // seed, built in
 	}

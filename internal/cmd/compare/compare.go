@@ -19,6 +19,7 @@ import (
 	"github.com/searchbench/searchbench/eval/score"
 	"github.com/searchbench/searchbench/eval/stats"
 	cmdgate "github.com/searchbench/searchbench/internal/cmd/gate"
+	cmdrun "github.com/searchbench/searchbench/internal/cmd/run"
 	"github.com/searchbench/searchbench/internal/cmd/variant"
 	"github.com/searchbench/searchbench/internal/cmdutil"
 	"github.com/searchbench/searchbench/internal/fsutil"
@@ -43,6 +44,9 @@ type Options struct {
 	HTML string
 	// Adjust is the multiple-comparison correction: holm, bh or none.
 	Adjust string
+	// AllowSubset compares reports holding different cases on the cases
+	// they share (refused otherwise).
+	AllowSubset bool
 }
 
 // NewCmdCompare returns the compare command. runF, when not nil, receives
@@ -55,12 +59,21 @@ func NewCmdCompare(io *cmdutil.IOStreams, runF func(*Options) error) *cobra.Comm
 		Long: `Compare two JSON run reports (written by searchbench run or merge).
 
 A and B are report files, or variant names: a name resolves to the latest
-stored run of that variant, <runs>/<variant>/<mode>/report.json, which every
-unsharded searchbench run writes. NAME/MODE picks the mode; a bare NAME takes
---mode (default model).
+complete stored run of that variant, <runs>/<variant>/<mode>/report.json, which
+every unsharded run of all the cases with none in error writes. NAME/MODE picks
+the mode; a bare NAME takes --mode (default model). A filtered or erroring run is
+stored apart, as NAME/MODE.partial, and read only when named so; a warning says
+when a name's latest run was such a partial one.
 
-When both reports replay simulator recordings, a warning says so: the
-simulator does not read prompts, so their differences are its scripts'.
+Reports holding different cases are refused, naming the difference, unless
+--allow-subset: then only the cases both hold are compared, every metric
+re-aggregated over them, and the headline says so.
+
+Warnings say what the comparison cannot tell: when both reports replay
+simulator recordings (the simulator does not read prompts, so their differences
+are its scripts'), when one side is simulator and the other live, and when the
+live recordings of the two sides asked for different models or came from
+different base URLs.
 
 For each metric: its value in A and B, the change, and for pass rates of
 per-case outcomes the p-value of an exact McNemar test over the cases both
@@ -80,7 +93,7 @@ Newcombe interval and pass^N of each run; then the cases whose pass rate
 changed.
 
 Exit status: 0 (a comparison is not a verdict; use run --gates to gate),
-2 when a report cannot be read.`,
+2 when a report cannot be read or the case sets differ without --allow-subset.`,
 		Args: cobra.ExactArgs(2),
 		RunE: func(c *cobra.Command, args []string) error {
 			opts.A, opts.B = args[0], args[1]
@@ -95,6 +108,7 @@ Exit status: 0 (a comparison is not a verdict; use run --gates to gate),
 	cmd.Flags().StringVar(&opts.Mode, "mode", "model", "output `mode` of the stored run a bare variant name resolves to")
 	cmd.Flags().BoolVarP(&opts.Verbose, "verbose", "v", false, "show every metric row, also those with no significant change (~)")
 	cmd.Flags().StringVar(&opts.Adjust, "adjust", string(stats.Holm), "p-value adjustment across the metrics tested: `holm` (family-wise error), bh (Benjamini–Hochberg, false discovery rate) or none")
+	cmd.Flags().BoolVar(&opts.AllowSubset, "allow-subset", false, "compare reports that hold different cases, on the cases both hold (refused otherwise)")
 	cmd.Flags().StringVar(&opts.HTML, "html", "", "also write the two runs side by side, flipped cases first, as one self-contained HTML `FILE`")
 	return cmd
 }
@@ -104,19 +118,23 @@ func compareRun(_ context.Context, opts *Options) error {
 	if err != nil {
 		return cmdutil.Usage(fmt.Errorf("--adjust: %w", err))
 	}
-	var paths []string
+	var paths, notes []string
 	for _, arg := range []string{opts.A, opts.B} {
 		p, err := resolve(arg, opts.Runs, opts.Mode)
 		if err != nil {
 			return cmdutil.Usage(err)
 		}
 		paths = append(paths, p)
+		if n := newerPartial(arg, p, opts.Runs, opts.Mode); n != "" {
+			notes = append(notes, n)
+		}
 	}
-	res, err := compare.Compare(report.File(paths[0]), report.File(paths[1]))
+	res, err := compare.CompareWith(report.File(paths[0]), report.File(paths[1]), compare.CompareOptions{AllowSubset: opts.AllowSubset})
 	if err != nil {
 		return cmdutil.Usage(err)
 	}
 	res.SetAdjustment(adj)
+	res.Warnings = append(notes, res.Warnings...)
 	if err := compare.Write(opts.IO.Out, res, compare.Options{Markdown: opts.Markdown, Verbose: opts.Verbose}); err != nil {
 		return cmdutil.Infra(err)
 	}
@@ -173,6 +191,53 @@ func writeHTML(opts *Options, paths []string, res *compare.Result) error {
 	return nil
 }
 
+// newerPartial is the warning for a variant name that resolved to its
+// complete stored run while a later, partial run of it is stored apart;
+// "" otherwise. (A complete run retires the partial one, so a partial run
+// on the shelf is always the later one.)
+func newerPartial(arg, resolved, runs, mode string) string {
+	if _, err := os.Stat(arg); err == nil || strings.HasSuffix(arg, ".json") {
+		return "" // a file, named as such
+	}
+	name, m, hasMode := strings.Cut(arg, "/")
+	if !hasMode {
+		m = mode
+	}
+	if strings.HasSuffix(m, cmdrun.PartialSuffix) {
+		return ""
+	}
+	pp := filepath.Join(cmdrun.PartialRun(runs, name, m), "report.json")
+	if _, err := os.Stat(pp); err != nil {
+		return ""
+	}
+	return fmt.Sprintf("the latest run of %s/%s was partial (%s) and is stored apart in %s; this compares its last complete run, %s. "+
+		"Name %s/%s%s to compare the partial one.", name, m, partialWhy(pp), filepath.ToSlash(pp), filepath.ToSlash(resolved), name, m, cmdrun.PartialSuffix)
+}
+
+// partialWhy says what made the stored report at path partial: its filter
+// and its cases in error.
+func partialWhy(path string) string {
+	var meta report.Meta
+	var errs, cases int
+	err := report.Scan(report.File(path), func(m report.Meta) error { meta = m; return nil }, nil, func(s *report.Summary) {
+		errs, cases = s.Errors, s.Cases
+	})
+	if err != nil {
+		return "unreadable: " + err.Error()
+	}
+	var why []string
+	if len(meta.Filter) > 0 {
+		why = append(why, "filtered with --filter "+strings.Join(meta.Filter, " --filter "))
+	}
+	if errs > 0 {
+		why = append(why, fmt.Sprintf("%d of its %d cases could not run", errs, cases))
+	}
+	if len(why) == 0 {
+		return "filtered or in error"
+	}
+	return strings.Join(why, "; ")
+}
+
 // resolve turns an argument into a report file: a path that exists (or
 // looks like one) is itself; NAME or NAME/MODE is the stored run of that
 // variant. A name with no stored run says which runs there are and how to
@@ -189,14 +254,24 @@ func resolve(arg, runs, mode string) (string, error) {
 		m = mode
 	}
 	if err := prompts.ValidName(name); err != nil || strings.Contains(m, "/") {
-		return "", fmt.Errorf("%q is neither a report file nor a variant name (NAME or NAME/MODE)", arg)
+		return "", fmt.Errorf("%q is neither a report file nor a variant name (NAME, NAME/MODE or NAME/MODE%s)", arg, cmdrun.PartialSuffix)
 	}
-	if err := variant.CheckMode(m); err != nil {
+	bare, partial := strings.CutSuffix(m, cmdrun.PartialSuffix)
+	if err := variant.CheckMode(bare); err != nil {
 		return "", err
 	}
 	p := filepath.Join(runs, name, m, "report.json")
 	if _, err := os.Stat(p); err == nil {
 		return p, nil
+	}
+	if partial {
+		return "", fmt.Errorf("no partial stored run of variant %s in mode %s (%s): a filtered or erroring run is stored there", name, bare, filepath.ToSlash(p))
+	}
+	pp := filepath.Join(cmdrun.PartialRun(runs, name, m), "report.json")
+	if _, err := os.Stat(pp); err == nil {
+		return "", fmt.Errorf("no complete stored run of variant %s in mode %s (%s); its latest run was partial (%s): "+
+			"compare it as %s/%s%s (with --allow-subset if it was filtered), or run all its cases: searchbench run --variant %s --mode %s",
+			name, m, filepath.ToSlash(p), partialWhy(pp), name, m, cmdrun.PartialSuffix, name, m)
 	}
 	var have []string
 	for _, mm := range prompts.Modes {

@@ -57,7 +57,8 @@ Outputs are written only when the whole merge succeeds.
 
 Exit status: 0 merged (and the gate passed), 1 gate violated, 2 when a shard
 cannot be read, the shards do not fit together or the gates file is invalid,
-3 when an output cannot be written.`,
+3 when an output cannot be written or a shard's cassettes were stale or missing
+(the reports are written first, opening with the command that re-records them).`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(c *cobra.Command, args []string) error {
 			opts.Shards = args
@@ -117,6 +118,7 @@ func mergeRun(_ context.Context, opts *Options) error {
 	src := report.Source{Name: opts.Output, Open: func() (io.ReadCloser, error) { return os.Open(spill.Name()) }}
 	var verdict *report.Gate
 	if judge != nil {
+		judge.PromptsChanged = meta.Unplayable != nil && meta.Unplayable.Stale > 0
 		if verdict, err = judge.Evaluate(src); err != nil {
 			return err
 		}
@@ -157,6 +159,11 @@ func mergeRun(_ context.Context, opts *Options) error {
 		if err := cmdgate.Print(opts.IO.Out, verdict); err != nil {
 			return cmdutil.Infra(err)
 		}
+	}
+	if u := meta.Unplayable; u != nil {
+		// As for run: the shards' cases could not replay, so no verdict on
+		// the change exists yet.
+		return cmdutil.Infra(errors.New(u.Summary()))
 	}
 	return cmdgate.Exit(verdict)
 }

@@ -33,6 +33,7 @@ type Options struct {
 	Filter    []string
 	Parallel  int
 	Samples   int
+	Force     bool
 }
 
 // NewCmdRecord returns the record command. runF replaces recordRun in tests.
@@ -64,7 +65,8 @@ it) and the variant's temperature. Without --samples, each case keeps the
 number of samples recorded.json lists for it (one for a new case).
 
 A cassette is replaced only when its case ran to the end; a failed case keeps
-its previous cassettes.`,
+its previous cassettes. --backend sim refuses to replace cassettes recorded live
+(recorded.json says which), naming them, unless --force.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if runF != nil {
@@ -83,6 +85,7 @@ its previous cassettes.`,
 	f.StringArrayVar(&opts.Filter, "filter", nil, "select cases (as for run); repeatable")
 	f.IntVar(&opts.Parallel, "parallel", 4, "cases recorded at once (bounds requests in flight)")
 	f.IntVar(&opts.Samples, "samples", 0, "samples recorded per case, each in its own cassette with its own seed (0: as recorded.json lists, else 1)")
+	f.BoolVar(&opts.Force, "force", false, "let --backend sim replace cassettes recorded live (refused otherwise: they cost money)")
 	return cmd
 }
 
@@ -122,6 +125,7 @@ func recordRun(ctx context.Context, opts *Options) error {
 		Parallel:  opts.Parallel,
 		Getenv:    opts.IO.Getenv,
 		Samples:   opts.Samples,
+		Force:     opts.Force,
 	}
 	shelf := ropts.Shelf()
 	items := evalrun.Plan(sets, filter, dataset.Shard{K: 1, N: 1})

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/searchbench/searchbench/fixtures/sim"
 	"github.com/searchbench/searchbench/internal/cmd/root"
 	"github.com/searchbench/searchbench/internal/cmdutil"
 )
@@ -52,5 +53,86 @@ func TestRecordSamples(t *testing.T) {
 		if code != cmdutil.ExitUsage || !strings.Contains(errOut, "--samples "+bad+": want 1 to 100") {
 			t.Errorf("--samples %s: exit %d %s", bad, code, errOut)
 		}
+	}
+}
+
+// liveEnv points the clients at a simulator on loopback under base URLs
+// of its own (the chat API under /v1, as a vLLM host serves it), with keys
+// long enough for the recorder.
+func liveEnv(t *testing.T) map[string]string {
+	t.Helper()
+	srv, u, err := sim.Start(sim.Options{Policy: "seed"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(srv.Close)
+	return map[string]string{
+		"SEARCHBENCH_LLM_BASE_URL": u.String() + "/v1",
+		"TAVILY_BASE_URL":          u.String() + "/tavily",
+		"EXA_BASE_URL":             u.String() + "/exa",
+		"CEREBRAS_API_KEY":         "local-vllm-key-0001",
+		"TAVILY_API_KEY":           "tvly-local-key-0001",
+		"EXA_API_KEY":              "exa-local-key-0001",
+	}
+}
+
+func sbEnv(t *testing.T, env map[string]string, args ...string) (int, string, string) {
+	t.Helper()
+	io, out, errOut := cmdutil.Test("")
+	io.Getenv = func(k string) string { return env[k] }
+	code := root.Main(context.Background(), args, io)
+	return code, out.String(), errOut.String()
+}
+
+// TestLiveRecordingReplaysAnywhere: record --backend live against a custom
+// SEARCHBENCH_LLM_BASE_URL (a loopback server, the API under /v1), then
+// run with no base URL set: exit 0.
+func TestLiveRecordingReplaysAnywhere(t *testing.T) {
+	dir := t.TempDir()
+	cassettes := filepath.Join(dir, "cassettes")
+	common := []string{"--datasets", "../../../datasets", "--cassettes", cassettes, "--filter", "id:t-iphone-year", "--filter", "id:yes-after-phase1"}
+	code, out, errOut := sbEnv(t, liveEnv(t), append([]string{"record", "--backend", "live"}, common...)...)
+	if code != 0 || !strings.Contains(out, "recorded 2 cassettes") {
+		t.Fatalf("record --backend live: exit %d\n%s%s", code, out, errOut)
+	}
+	code, out, errOut = sbEnv(t, nil, append([]string{"run", "--quiet", "--out", "", "--runs", "", "--config", "../../../config/executor.yaml"}, common...)...)
+	if code != 0 {
+		t.Fatalf("run with no base URL set: exit %d\n%s%s", code, out, errOut)
+	}
+}
+
+// TestSimDoesNotReplaceLiveCassettes: record --backend sim refuses to
+// replace cassettes recorded live, naming them and --force; --force does.
+func TestSimDoesNotReplaceLiveCassettes(t *testing.T) {
+	dir := t.TempDir()
+	cassettes := filepath.Join(dir, "cassettes")
+	common := []string{"--datasets", "../../../datasets", "--cassettes", cassettes, "--filter", "id:t-iphone-year", "--filter", "id:yes-after-phase1"}
+	if code, out, errOut := sbEnv(t, liveEnv(t), append([]string{"record", "--backend", "live"}, common...)...); code != 0 {
+		t.Fatalf("record --backend live: exit %d\n%s%s", code, out, errOut)
+	}
+	path := filepath.Join(cassettes, "seed", "model", "routing", "t-iphone-year.yaml")
+	before, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	code, _, errOut := sb(t, append([]string{"record", "--backend", "sim"}, common...)...)
+	for _, want := range []string{"refusing to replace 2 cassette(s) recorded live", filepath.ToSlash(path) + " (case routing/t-iphone-year)", "flows/yes-after-phase1", "--force"} {
+		if code != cmdutil.ExitUsage || !strings.Contains(errOut, want) {
+			t.Errorf("record --backend sim over live cassettes: exit %d, stderr lacks %q:\n%s", code, want, errOut)
+		}
+	}
+	if after, _ := os.ReadFile(path); string(after) != string(before) {
+		t.Error("the refused recording changed a live cassette")
+	}
+	// Cases recorded from the simulator are not in the way.
+	if code, out, errOut := sb(t, "record", "--backend", "sim", "--datasets", "../../../datasets", "--cassettes", cassettes, "--filter", "id:t-transformer-paper-date"); code != 0 {
+		t.Errorf("recording another case: exit %d\n%s%s", code, out, errOut)
+	}
+	if code, out, errOut := sb(t, append([]string{"record", "--backend", "sim", "--force"}, common...)...); code != 0 || !strings.Contains(out, "recorded 2 cassettes") {
+		t.Fatalf("--force: exit %d\n%s%s", code, out, errOut)
+	}
+	m, _ := os.ReadFile(filepath.Join(cassettes, "seed", "model", "recorded.json"))
+	if strings.Contains(string(m), `"live"`) {
+		t.Errorf("after --force, recorded.json still lists live cassettes:\n%s", m)
 	}
 }

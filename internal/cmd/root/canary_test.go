@@ -194,10 +194,19 @@ func TestCanaryRecordAndReplay(t *testing.T) {
 	if code, out, errOut := sb("run", "--runs", filepath.Join(dir, "runs"), "--out", filepath.Join(dir, "out"), "--config", "../../../config/executor.yaml"); code != 0 {
 		t.Fatalf("run: exit %d\n%s\n%s", code, out, errOut)
 	}
-	// A replay that misses prints a diff of the URLs into every report:
-	// still clean.
+	// A replay that misses prints both URLs and a diff into every report:
+	// still clean. (Replay matches a search on the service and the path
+	// below its base, whatever the base, so the miss is made by editing
+	// the recorded search; the base moves too, to show it does not matter.)
+	cassette := filepath.Join(dir, "cassettes", "seed", "model", "routing", "iphone.yaml")
+	b := must(os.ReadFile(cassette))
+	edited := bytes.Replace(b, []byte(`{"max_results":5,"query":`), []byte(`{"max_results":4,"query":`), 1)
+	if bytes.Equal(b, edited) {
+		t.Fatalf("no recorded Tavily search to edit in %s", cassette)
+	}
+	os.WriteFile(cassette, edited, 0o644)
 	env["TAVILY_BASE_URL"] = u.String() + "/tavily/v2?api_key=" + url.QueryEscape(canaryQuery)
-	if code, out, errOut := sb("run", "--runs", "", "--out", filepath.Join(dir, "out-miss"), "--config", "../../../config/executor.yaml"); code != cmdutil.ExitInfra || !strings.Contains(out+errOut, "no recorded interaction") {
+	if code, out, errOut := sb("run", "--runs", "", "--out", filepath.Join(dir, "out-miss"), "--config", "../../../config/executor.yaml"); code != cmdutil.ExitInfra || !strings.Contains(out+errOut, "no recorded interaction") || !strings.Contains(out+errOut, "POST "+u.String()+"/tavily/v2/search?api_key=REDACTED: no") {
 		t.Fatalf("run against another URL: exit %d, want a cassette miss (3)\n%s\n%s", code, out, errOut)
 	}
 	if n := assertTreeClean(t, dir); n < 6 {

@@ -6,6 +6,8 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"runtime/debug"
+	"strings"
 	"syscall"
 
 	"github.com/spf13/cobra"
@@ -50,7 +52,9 @@ Exit codes: 0 ok, 1 a check or verdict failed, 2 usage or input error,
 3 infrastructure error, 130 interrupted (SIGINT or SIGTERM).`,
 		SilenceUsage:  true,
 		SilenceErrors: true,
+		Version:       Version(),
 	}
+	cmd.SetVersionTemplate("searchbench {{.Version}}\n")
 	cmd.SetOut(io.Out)
 	cmd.SetErr(io.ErrOut)
 	cmd.SetIn(io.In)
@@ -77,6 +81,46 @@ Exit codes: 0 ok, 1 a check or verdict failed, 2 usage or input error,
 	}
 	markStart(cmd, started)
 	return cmd
+}
+
+// Version is the module version and VCS revision the binary was built
+// from (debug.ReadBuildInfo): "v1.2.3", or "(devel)" for a build of a
+// checkout, then the commit, "+dirty" for uncommitted changes, and Go's
+// version.
+func Version() string {
+	bi, ok := debug.ReadBuildInfo()
+	if !ok {
+		return "(unknown: built without module information)"
+	}
+	v := bi.Main.Version
+	if v == "" {
+		v = "(devel)"
+	}
+	var rev, when string
+	dirty := false
+	for _, s := range bi.Settings {
+		switch s.Key {
+		case "vcs.revision":
+			rev = s.Value
+		case "vcs.time":
+			when = s.Value
+		case "vcs.modified":
+			dirty = s.Value == "true"
+		}
+	}
+	parts := []string{}
+	if rev != "" && !strings.Contains(v, rev[:min(len(rev), 12)]) {
+		c := "commit " + rev[:min(len(rev), 12)]
+		if dirty {
+			c += "+dirty"
+		}
+		if when != "" {
+			c += " of " + when
+		}
+		parts = append(parts, c)
+	}
+	parts = append(parts, bi.GoVersion)
+	return v + " (" + strings.Join(parts, ", ") + ")"
 }
 
 // markStart wraps every RunE in the tree so that *started is set when the

@@ -3,6 +3,7 @@ package root
 import (
 	"context"
 	"errors"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -52,5 +53,17 @@ func TestRequiredFlagIsUsage(t *testing.T) {
 	err = root.ExecuteContext(context.Background())
 	if err == nil || !strings.Contains(err.Error(), "ran") || !started {
 		t.Fatalf("err %v, started %v", err, started)
+	}
+}
+
+// --version prints the module version and the Go version it was built with.
+func TestVersion(t *testing.T) {
+	io, out, _ := cmdutil.Test("")
+	if code := Main(context.Background(), []string{"--version"}, io); code != 0 {
+		t.Fatalf("exit %d", code)
+	}
+	got := out.String()
+	if !strings.HasPrefix(got, "searchbench ") || !strings.Contains(got, runtime.Version()) || strings.Count(got, "\n") != 1 {
+		t.Errorf("--version printed %q", got)
 	}
 }

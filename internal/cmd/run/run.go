@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path"
 	"path/filepath"
 	"slices"
 	"sort"
@@ -31,6 +32,7 @@ import (
 	"github.com/searchbench/searchbench/internal/cmdutil"
 	"github.com/searchbench/searchbench/internal/fsutil"
 	"github.com/searchbench/searchbench/internal/secret"
+	"github.com/searchbench/searchbench/internal/suggest"
 	"github.com/searchbench/searchbench/orchestrator/executor"
 	"github.com/searchbench/searchbench/orchestrator/prompts"
 )
@@ -161,7 +163,7 @@ func runRun(ctx context.Context, opts *Options) error {
 	}
 
 	if items.Len() == 0 {
-		return cmdutil.Usagef("no case matches the filter %q", opts.Filter)
+		return cmdutil.Usage(noMatch(opts.Filter, filter, items.Catalog().Datasets))
 	}
 	if manifestErr != nil {
 		return cmdutil.Infra(manifestErr)
@@ -273,9 +275,19 @@ func runRun(ctx context.Context, opts *Options) error {
 	// the run and the terminal report, which opens with the verdict and
 	// ends with where the rest is. It is held until the files are in
 	// place; --quiet prints only the verdict.
+	//
+	// Only a complete run (every case, none in error) is stored as the run
+	// of its variant, which compare finds by name; a filtered or erroring
+	// one is stored apart, in <mode>.partial, so it never stands in for it.
 	targets := []cmdgate.Target{{Outs: outs, Text: text}}
+	partial := partialReason(opts, sum)
+	storeDir := ""
 	if opts.Runs != "" && shard.Whole() {
-		stored := cmdgate.In(StoredRun(opts.Runs, v.Name, mode))
+		storeDir = StoredRun(opts.Runs, v.Name, mode)
+		if partial != "" {
+			storeDir = PartialRun(opts.Runs, v.Name, mode)
+		}
+		stored := cmdgate.In(storeDir)
 		targets = append(targets, cmdgate.Target{Outs: stored, Text: report.TextOptions{MaxFailures: opts.MaxFailures, JSONPath: stored.JSON}})
 	}
 	var terminal bytes.Buffer
@@ -285,6 +297,11 @@ func runRun(ctx context.Context, opts *Options) error {
 	}
 	if err := cmdgate.Publish(src, traceSpill.Name(), verdict, targets, set, also...); err != nil {
 		return err
+	}
+	if storeDir != "" {
+		if err := noteStored(opts, v.Name, mode, partial, storeDir); err != nil {
+			return err
+		}
 	}
 	if !opts.Quiet {
 		if _, err := terminal.WriteTo(opts.IO.Out); err != nil {
@@ -368,6 +385,29 @@ func cacheOf(opts *Options) (c *vcr.Cache, warning func()) {
 			fmt.Fprintf(opts.IO.ErrOut, "warning: %v\n", off)
 		}
 	}
+}
+
+// noMatch says why a filter selected nothing: a dataset term that names no
+// dataset gets the nearest name and the list; otherwise the datasets are
+// listed for orientation.
+func noMatch(terms []string, f dataset.Filter, sets []*dataset.Dataset) error {
+	var names []string
+	for _, d := range sets {
+		names = append(names, d.Name)
+	}
+	sort.Strings(names)
+	var problems []string
+	for _, v := range f.Values("dataset") {
+		if slices.ContainsFunc(names, func(n string) bool { ok, _ := path.Match(v, n); return ok }) {
+			continue
+		}
+		problems = append(problems, fmt.Sprintf("dataset:%s names no dataset%s", v, suggest.DidYouMean(v, names)))
+	}
+	msg := fmt.Sprintf("no case matches the filter %q", terms)
+	if len(problems) > 0 {
+		msg += ": " + strings.Join(problems, "; ")
+	}
+	return fmt.Errorf("%s (datasets: %s)", msg, suggest.List(names, 20))
 }
 
 // unplayable tallies the selected cases whose cassettes cannot replay as
@@ -458,9 +498,55 @@ func rerecord(opts *Options, v *prompts.Variant, mode string, c *dataset.Case, c
 	return strings.Join(args, " ")
 }
 
-// StoredRun is the folder of the latest stored run of a variant in a mode.
+// StoredRun is the folder of the latest complete stored run of a variant
+// in a mode: every case selected, none in error.
 func StoredRun(runs, variant, mode string) string {
 	return filepath.Join(runs, variant, mode)
+}
+
+// PartialSuffix marks the stored run of a variant that is not complete.
+const PartialSuffix = ".partial"
+
+// PartialRun is the folder of the latest partial run of a variant in a
+// mode (filtered, or with cases in error), kept apart from its complete
+// run: compare reads it only when named (NAME/MODE.partial).
+func PartialRun(runs, variant, mode string) string {
+	return filepath.Join(runs, variant, mode+PartialSuffix)
+}
+
+// partialReason says why a run is not complete ("" when it is): its
+// --filter, and the cases that could not run.
+func partialReason(opts *Options, sum report.Summary) string {
+	var why []string
+	if len(opts.Filter) > 0 {
+		why = append(why, "filtered with --filter "+strings.Join(opts.Filter, " --filter "))
+	}
+	if sum.Errors > 0 {
+		why = append(why, fmt.Sprintf("%d of its %d cases could not run", sum.Errors, sum.Cases))
+	}
+	return strings.Join(why, "; ")
+}
+
+// noteStored finishes storing a run: a complete run retires the partial
+// one it supersedes; a partial run says on stderr where it went instead,
+// and how to compare it.
+func noteStored(opts *Options, name, mode, partial, dir string) error {
+	if partial == "" {
+		if err := os.RemoveAll(PartialRun(opts.Runs, name, mode)); err != nil {
+			return cmdutil.Infra(fmt.Errorf("removing the partial run this run supersedes: %w", err))
+		}
+		return nil
+	}
+	hint := fmt.Sprintf("searchbench compare %s %s/%s%s", prompts.Default, name, mode, PartialSuffix)
+	if len(opts.Filter) > 0 {
+		hint += " --allow-subset"
+	}
+	if opts.Runs != filepath.Join("reports", "runs") {
+		hint += " --runs " + cmdutil.ShellQuote(opts.Runs)
+	}
+	fmt.Fprintf(opts.IO.ErrOut, "note: this run is partial (%s), so it is stored apart in %s/, not as the run of %s/%s that compare finds by name; compare it with: %s\n",
+		partial, filepath.ToSlash(dir), name, mode, hint)
+	return nil
 }
 
 func inReport(jsonPath string) string {

@@ -10,6 +10,8 @@ import (
 	"fmt"
 	"net"
 	"net/http"
+	"os"
+	"os/exec"
 	"strings"
 	"time"
 
@@ -39,6 +41,14 @@ type Options struct {
 	// Ready, when set, is called with the base URL once the server listens
 	// (tests use it to find a port-0 server).
 	Ready func(baseURL string)
+	// Env starts the server in the background and prints only the export
+	// lines (--env); Stop stops the one --env started on Addr (--stop).
+	Env, Stop bool
+
+	// command builds the background server's process (nil: this program
+	// again); started sees it once it runs. Tests set both.
+	command func(args []string) (*exec.Cmd, error)
+	started func(*exec.Cmd)
 }
 
 // NewCmdSim returns the sim command. runF, when not nil, receives the
@@ -61,9 +71,17 @@ Answers are deterministic: the same requests give byte-identical responses, so
 cassettes recorded from the simulator are reproducible. Fault state (a 429 the first
 time a request arrives) lives in the server: restart it for a fresh recording.
 
-On start it prints shell exports that point the clients at it.`,
-		Example: `  searchbench sim &
-  export SEARCHBENCH_LLM_BASE_URL=http://127.0.0.1:8089/v1 ...   # as printed`,
+On start it prints shell exports that point the clients at it; their keys are
+long enough for record --backend live, which then records from the simulator.
+
+--env starts the server in the background instead (its own session, its log and
+pid file under the cache folder: $SEARCHBENCH_CACHE_DIR/sim, else
+~/.cache/searchbench/sim), waits until it listens and prints only the export
+lines, with SEARCHBENCH_SIM_PID, so that eval "$(searchbench sim --env)" returns
+at once. --stop stops the server --env started on --addr.`,
+		Example: `  eval "$(searchbench sim --env)"
+  searchbench record --backend live --variant seed --filter dataset:routing
+  searchbench sim --stop`,
 		Args: cobra.NoArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
 			if runF != nil {
@@ -76,6 +94,9 @@ On start it prints shell exports that point the clients at it.`,
 	opts.Variant.Register(cmd.Flags(), false)
 	cmd.Flags().StringVar(&opts.Policy, "sim-policy", "", "scripted `policy` that answers (default: the variant's own, if it has one)")
 	cmd.Flags().BoolVarP(&opts.Verbose, "verbose", "v", false, "log one line per request to standard error")
+	cmd.Flags().BoolVar(&opts.Env, "env", false, "start the server in the background and print only the export lines (for eval \"$(searchbench sim --env)\")")
+	cmd.Flags().BoolVar(&opts.Stop, "stop", false, "stop the server that --env started on --addr")
+	cmd.MarkFlagsMutuallyExclusive("env", "stop")
 	return cmd
 }
 
@@ -88,6 +109,9 @@ func simRun(ctx context.Context, opts *Options) error {
 	if !loopback(host) {
 		return cmdutil.Usagef("--addr %q: the simulator only listens on loopback (127.0.0.1, localhost or [::1])", opts.Addr)
 	}
+	if opts.Stop {
+		return stopBackground(ctx, opts)
+	}
 	v, _, err := opts.Variant.Load()
 	if err != nil {
 		return err
@@ -95,6 +119,9 @@ func simRun(ctx context.Context, opts *Options) error {
 	policy, err := variant.Policy(v, opts.Policy)
 	if err != nil {
 		return err
+	}
+	if opts.Env {
+		return startBackground(ctx, opts, policy)
 	}
 	so := simsrv.Options{Policy: policy, Prompts: v.Prompts}
 	if opts.Verbose {
@@ -116,7 +143,7 @@ func simRun(ctx context.Context, opts *Options) error {
 	go func() { errc <- hs.Serve(ln) }()
 
 	fmt.Fprintf(opts.IO.ErrOut, "searchbench sim: serving on %s (policy %q; the simulator does not read prompts); interrupt to stop\n", base, policy)
-	for _, kv := range Env(base) {
+	for _, kv := range Env(base, os.Getpid()) {
 		fmt.Fprintf(opts.IO.Out, "export %s\n", kv)
 	}
 	if opts.Ready != nil {
@@ -138,17 +165,21 @@ func simRun(ctx context.Context, opts *Options) error {
 }
 
 // Env returns the NAME=value settings that point the orchestrator's
-// clients at a simulator at base. The keys are placeholders: the
-// simulator accepts any key.
-func Env(base string) []string {
+// clients at a simulator at base. The keys are placeholders (the simulator
+// accepts any key), each at least vcr.MinSecretLen bytes so that record
+// --backend live accepts them as it would real keys. They carry the
+// server's pid, so that an environment still holding an earlier
+// simulator's keys (which every output scrubs as secrets) never matches
+// them.
+func Env(base string, pid int) []string {
 	base = strings.TrimRight(base, "/")
 	return []string{
 		llm.EnvBaseURL + "=" + base + "/v1",
-		llm.EnvAPIKey + "=sim-key",
+		llm.EnvAPIKey + fmt.Sprintf("=sim-cerebras-key-%d", pid),
 		search.EnvTavilyBaseURL + "=" + base + "/tavily",
-		search.EnvTavilyAPIKey + "=tvly-sim-key",
+		search.EnvTavilyAPIKey + fmt.Sprintf("=tvly-sim-key-%d", pid),
 		search.EnvExaBaseURL + "=" + base + "/exa",
-		search.EnvExaAPIKey + "=exa-sim-key",
+		search.EnvExaAPIKey + fmt.Sprintf("=exa-sim-key-%d", pid),
 	}
 }
 

@@ -18,8 +18,9 @@ import (
 	"github.com/searchbench/searchbench/eval/stats"
 )
 
-// Alpha is the significance level below which a paired change is shown.
-const Alpha = 0.05
+// Alpha is the significance level below which a paired change is shown,
+// compared with the p-value after adjustment across the metrics tested.
+const Alpha = stats.Alpha
 
 // Row compares one metric.
 type Row struct {
@@ -33,19 +34,38 @@ type Row struct {
 	Pairs         int
 	Worse, Better int
 	P             float64
+	// PAdj is P adjusted across the comparison's family (Result.Adjust):
+	// the testable paired rows (stats.Testable). A row outside the family
+	// keeps its P. Significance is judged on PAdj.
+	PAdj float64
+	// Effect is the paired effect every figure of the row uses: the mean
+	// over the Pairs cases of the per-case pass-rate difference B − A (for
+	// one sample per case, (Better − Worse)/Pairs). MDE is the smallest
+	// change Pairs cases detect with 80% power at Alpha (stats.PairedMDE).
+	MDE float64
 	// Sampled rows compare runs with several samples per case: Worse and
 	// Better count the cases whose pass rate fell or rose, P is the exact
 	// paired sign-flip test on the per-case pass-rate differences
 	// (stats.SignFlip; Exact false when it was a seeded Monte Carlo), and
-	// Effect is their mean with a case-level bootstrap 95% interval.
+	// Effect (set for every paired row) is their mean.
 	Sampled            bool
 	Exact              bool
-	Effect, Lo, Hi     float64
+	Draws              int      // Monte Carlo draws when not Exact
+	Effect, Lo, Hi     float64  // Lo, Hi: a 95% interval for Effect (stats.PairedInterval)
 	PassHatA, PassHatB *float64 // pass^N of each run (N: Result.MaxSamples), when it has it
 }
 
-// Significant reports whether a paired row's change is significant.
-func (r Row) Significant() bool { return r.Paired && r.P < Alpha }
+// Significant reports whether a paired row's change is significant after
+// adjustment for the number of metrics tested.
+func (r Row) Significant() bool { return r.Paired && !r.TooFew() && r.PAdj < Alpha }
+
+// TooFew reports whether a paired row has too few cases to test
+// (fewer than stats.MinCases).
+func (r Row) TooFew() bool { return r.Paired && r.Pairs < stats.MinCases }
+
+// Testable reports whether enough of the row's cases changed for the test
+// to reach Alpha at all: only those rows form the adjusted family.
+func (r Row) Testable() bool { return r.Paired && !r.TooFew() && stats.Testable(r.Worse+r.Better) }
 
 // CheckChange is a check whose outcome differs between A and B.
 type CheckChange struct {
@@ -99,10 +119,35 @@ type Result struct {
 	// Warnings say what the comparison cannot tell: above all, that two
 	// simulator recordings differ only by the simulator's scripts.
 	Warnings []string
+	// Adjustment is the multiple-comparison correction applied to the
+	// paired rows (stats.Holm unless SetAdjustment chose another).
+	Adjustment stats.Adjustment
+	// Family is how many rows were adjusted together.
+	Family int
 	// Subset is set when A and B hold different cases and the comparison
 	// was allowed (CompareOptions.AllowSubset): every metric is then
 	// re-aggregated over the Shared cases.
 	Subset *SubsetError
+}
+
+// SetAdjustment adjusts the p-values of the testable paired rows across
+// their family with a (Holm, Benjamini–Hochberg or none); the other paired
+// rows keep their raw p-value.
+func (r *Result) SetAdjustment(a stats.Adjustment) {
+	r.Adjustment = a
+	var idx []int
+	var ps []float64
+	for i := range r.Rows {
+		r.Rows[i].PAdj = r.Rows[i].P
+		if r.Rows[i].Testable() {
+			idx = append(idx, i)
+			ps = append(ps, r.Rows[i].P)
+		}
+	}
+	for k, p := range stats.Adjust(ps, a) {
+		r.Rows[idx[k]].PAdj = p
+	}
+	r.Family = len(idx)
 }
 
 // CompareOptions configure CompareWith.
@@ -419,13 +464,15 @@ func CompareWith(a, b report.Source, opt CompareOptions) (*Result, error) {
 		if ma != nil && mb != nil && ma.Paired && mb.Paired {
 			if pc := pairs[name.Name]; pc != nil && pc.n > 0 {
 				row.Paired, row.Pairs, row.Worse, row.Better = true, pc.n, pc.worse, pc.better
+				row.Effect = stats.MeanDifference(pc.rates)
+				row.Lo, row.Hi = stats.PairedInterval(pc.rates)
+				row.MDE = stats.PairedMDE(pc.rates, Alpha, 0.8)
 				if res.Sampled {
 					row.Sampled = pc.sampled
-					row.P, row.Exact = stats.SignFlip(stats.RateDifferences(pc.rates))
-					row.Effect, row.Lo, row.Hi = stats.MeanDiffInterval(pc.rates)
+					row.P, row.Exact, row.Draws = stats.SignFlipRates(pc.rates)
 					row.PassHatA, row.PassHatB = hatA[name.Name], hatB[name.Name]
 				} else {
-					row.P = stats.McNemar(pc.worse, pc.better)
+					row.P, row.Exact = stats.McNemar(pc.worse, pc.better), true
 				}
 			}
 		}
@@ -447,6 +494,7 @@ func CompareWith(a, b report.Source, opt CompareOptions) (*Result, error) {
 		res.Warnings = append(res.Warnings, fmt.Sprintf("A has up to %d sample(s) per case and B up to %d: a case's pass rate is measured more finely on one side; the sign-flip test still pairs them case by case", res.MaxSamplesA, res.MaxSamplesB))
 	}
 	res.Warnings = append(warnings(res.A, res.B), res.Warnings...)
+	res.SetAdjustment(stats.Holm)
 	return res, nil
 }
 
@@ -544,7 +592,8 @@ type Options struct {
 var costMetrics = []string{"cost.usd", "cost.tokens", "cost.latency.p95"}
 
 // Headline is the comparison in three lines: the metrics that changed
-// significantly, the cases fixed and broken, and the change in cost.
+// significantly (after adjustment), the cases that changed, and the change
+// in cost. Every figure is the paired per-case one of the table.
 func (r *Result) Headline() []string {
 	var sig []string
 	paired := 0
@@ -563,17 +612,27 @@ func (r *Result) Headline() []string {
 			r.Shared, r.Subset.Difference()))
 	}
 	if len(sig) == 0 {
-		lines = append(lines, fmt.Sprintf("Significant changes: none (no paired metric of %d changed with p < %.2f)", paired, Alpha))
+		lines = append(lines, fmt.Sprintf("Significant changes: none (no paired metric of %d changed with adjusted p < %.2f; %s)", paired, Alpha, r.adjustment()))
 	} else {
 		lines = append(lines, "Significant changes: "+strings.Join(sig, "; "))
 	}
-	broken := 0
-	for _, f := range r.Flips {
-		if f.ToFail {
-			broken++
+	if r.Sampled {
+		fell := 0
+		for _, c := range r.RateChanges {
+			if stats.Ratio(c.B.Pass, c.B.N) < stats.Ratio(c.A.Pass, c.A.N) {
+				fell++
+			}
 		}
+		lines = append(lines, fmt.Sprintf("Cases: %d rose, %d fell (pass rate over their samples), of %d both reports hold", len(r.RateChanges)-fell, fell, r.Shared))
+	} else {
+		broken := 0
+		for _, f := range r.Flips {
+			if f.ToFail {
+				broken++
+			}
+		}
+		lines = append(lines, fmt.Sprintf("Cases: %d fixed (fail→pass), %d broken (pass→fail), of %d both reports hold", len(r.Flips)-broken, broken, r.Shared))
 	}
-	lines = append(lines, fmt.Sprintf("Cases: %d fixed (fail→pass), %d broken (pass→fail), of %d both reports hold", len(r.Flips)-broken, broken, r.Shared))
 	var cost []string
 	for _, name := range costMetrics {
 		for _, row := range r.Rows {
@@ -597,19 +656,51 @@ func (r *Result) Headline() []string {
 	return lines
 }
 
+// adjustment names the correction and its family, for notes.
+func (r *Result) adjustment() string {
+	a := r.Adjustment
+	if a == "" {
+		a = stats.Holm
+	}
+	if a == stats.None {
+		return "p-values not adjusted for the number of metrics tested"
+	}
+	return fmt.Sprintf("p adjusted by %s across the %d testable paired metric(s)", a.Describe(), r.Family)
+}
+
 // MetricsTable is the metrics side by side (metric, A, B, delta, p,
-// pairs), every row.
+// pairs, mde), every row.
 func (r *Result) MetricsTable() score.Table {
 	rows := make([][]string, len(r.Rows))
 	for i, row := range r.Rows {
-		rows[i] = []string{row.Metric, cell(row.A), cell(row.B), delta(row), pValue(row), pairsCell(row)}
+		rows[i] = []string{row.Metric, cell(row.A), cell(row.B), delta(row), pValue(row), pairsCell(row), mdeCell(row)}
 	}
-	return score.Table{Title: "Metrics", Header: []string{"metric", "A", "B", "delta", "p", "pairs"}, Rows: rows,
-		Notes: []string{r.pNote()}}
+	return score.Table{Title: "Metrics", Header: metricsHeader, Rows: rows, Notes: r.notes()}
 }
 
-func (r *Result) pNote() string {
-	return fmt.Sprintf("p: exact McNemar test on the %d cases both reports hold, per metric over the cases where both have an outcome; ~ means p ≥ %.2f (no significant change); – means the metric is not a per-case pass rate, so no test applies", r.Shared, Alpha)
+var metricsHeader = []string{"metric", "A", "B", "delta", "p", "pairs", "mde"}
+
+// notes explain the metrics table.
+func (r *Result) notes() []string {
+	test := fmt.Sprintf("p: exact McNemar test on the %d cases both reports hold, per metric over the cases where both have an outcome", r.Shared)
+	if r.Sampled {
+		test = sampledNote(r)
+	}
+	return []string{
+		test + "; " + r.adjustment() + " (the raw p in brackets); a metric enough of whose cases changed to reach p < 0.05 is testable",
+		fmt.Sprintf("delta: the paired effect, the mean over the paired cases of the per-case change B − A, shown when the adjusted p < %.2f; ~ means not significant; "+
+			"A and B are each report's own rate over all its cases%s, so their difference can differ from delta", Alpha, pooled(r)),
+		fmt.Sprintf("a paired metric over fewer than %d cases is too few cases to test (no test at %.2f could find a change); – in p means no test applies: "+
+			"the metric is a mean or a figure derived from several rates (F1, precision, recall), untested", stats.MinCases, Alpha),
+		"mde: the smallest change of the rate this many cases detect with 80% power at 0.05 (exact McNemar power, given the share of cases that changed)",
+	}
+}
+
+func pooled(r *Result) string {
+	if r.Sampled {
+		return " (pooled over samples)"
+	}
+	return ""
 }
 
 // Write prints the comparison: a headline (significant changes, cases
@@ -672,16 +763,13 @@ func Write(w io.Writer, r *Result, opt Options) error {
 			hidden++
 			continue
 		}
-		rows = append(rows, []string{row.Metric, cell(row.A), cell(row.B), d, pValue(row), pairsCell(row)})
+		rows = append(rows, []string{row.Metric, cell(row.A), cell(row.B), d, pValue(row), pairsCell(row), mdeCell(row)})
 	}
-	notes := []string{r.pNote()}
-	if r.Sampled {
-		notes = []string{sampledNote(r)}
-	}
+	notes := r.notes()
 	if hidden > 0 {
 		notes = append(notes, fmt.Sprintf("%d metric(s) with no significant change (~) not shown; -v shows every row", hidden))
 	}
-	if e := report.RenderTable(w, markdown, "Metrics", []string{"metric", "A", "B", "delta", "p", "pairs"}, rows, notes); e != nil && err == nil {
+	if e := report.RenderTable(w, markdown, "Metrics", metricsHeader, rows, notes); e != nil && err == nil {
 		err = e
 	}
 	if r.Sampled {
@@ -732,17 +820,25 @@ func cell(m *score.Metric) string {
 	return s
 }
 
-// delta formats B − A: rates in percentage points, other units relative
-// to A (absolute when A is 0); "~" for a paired change that is not
-// significant, "–" when a side is missing.
+// delta formats the change: for a paired rate the paired per-case effect
+// (in percentage points), "~" when it is not significant after adjustment,
+// and "n=3: too few cases to test" below stats.MinCases; for the other
+// metrics B − A, scores absolute, other units relative to A (absolute when
+// A is 0); "–" when a side is missing.
 func delta(r Row) string {
 	if r.A == nil || r.B == nil {
 		return "–"
 	}
-	d := r.B.Value - r.A.Value
-	if r.Paired && !r.Significant() {
-		return "~"
+	if r.TooFew() {
+		return fmt.Sprintf("n=%d: too few cases to test", r.Pairs)
 	}
+	if r.Paired {
+		if !r.Significant() {
+			return "~"
+		}
+		return fmt.Sprintf("%+.1f pp", 100*r.Effect)
+	}
+	d := r.B.Value - r.A.Value
 	switch {
 	case r.A.Unit == score.UnitRate:
 		return fmt.Sprintf("%+.1f pp", 100*d)
@@ -781,14 +877,31 @@ func usdDelta(r Row) (abs, rel string) {
 	return abs, rel
 }
 
+// pValue is the adjusted p-value, with the raw one in brackets when the
+// adjustment changed it.
 func pValue(r Row) string {
 	if !r.Paired {
 		return "–"
 	}
-	if r.P < 0.001 {
-		return "p<0.001"
+	if r.TooFew() {
+		return "untested"
 	}
-	return fmt.Sprintf("p=%.3f", r.P)
+	s := "p" + pfmt(r.PAdj)
+	if r.PAdj != r.P {
+		s += " [p" + pfmt(r.P) + "]"
+	}
+	if !r.Exact {
+		s += fmt.Sprintf(" (Monte Carlo ±%.3f)", stats.MonteCarloSE(r.P, r.Draws))
+	}
+	return s
+}
+
+// pfmt is "=0.012" or "<0.001".
+func pfmt(p float64) string {
+	if p < 0.001 {
+		return "<0.001"
+	}
+	return fmt.Sprintf("=%.3f", p)
 }
 
 func pairsCell(r Row) string {
@@ -796,4 +909,14 @@ func pairsCell(r Row) string {
 		return ""
 	}
 	return fmt.Sprintf("%d (−%d +%d)", r.Pairs, r.Worse, r.Better)
+}
+
+func mdeCell(r Row) string {
+	if !r.Paired {
+		return ""
+	}
+	if r.MDE >= 1 {
+		return "none"
+	}
+	return fmt.Sprintf("±%.1f pp", 100*r.MDE)
 }

@@ -21,15 +21,22 @@ import (
 
 	"github.com/searchbench/searchbench/eval/report"
 	"github.com/searchbench/searchbench/eval/report/reporttest"
+	"github.com/searchbench/searchbench/eval/stats"
 	"github.com/searchbench/searchbench/orchestrator/trace"
 )
 
 func TestSignificantAtAlpha(t *testing.T) {
-	if (Row{Paired: true, P: Alpha}).Significant() {
-		t.Error("p = α is significant; want p < α")
+	if (Row{Paired: true, Pairs: 10, P: 0.001, PAdj: Alpha}).Significant() {
+		t.Error("adjusted p = α is significant; want p < α")
 	}
-	if !(Row{Paired: true, P: Alpha - 1e-6}).Significant() {
-		t.Error("p just under α is not significant")
+	if !(Row{Paired: true, Pairs: 10, P: 0.001, PAdj: Alpha - 1e-6}).Significant() {
+		t.Error("adjusted p just under α is not significant")
+	}
+	if (Row{Paired: true, Pairs: 10, P: 0.001, PAdj: 0.2}).Significant() {
+		t.Error("a raw p under α is significant although its adjusted p is not")
+	}
+	if (Row{Paired: true, Pairs: stats.MinCases - 1, P: 0.001, PAdj: 0.001}).Significant() {
+		t.Error("a row with too few cases is significant")
 	}
 	if (Row{P: 0}).Significant() {
 		t.Error("an unpaired row is significant")
@@ -41,8 +48,11 @@ func TestPValueCell(t *testing.T) {
 		r    Row
 		want string
 	}{
-		{Row{Paired: true, P: 0.001}, "p=0.001"},
-		{Row{Paired: true, P: 0.000999}, "p<0.001"},
+		{Row{Paired: true, Pairs: 10, Exact: true, P: 0.001, PAdj: 0.001}, "p=0.001"},
+		{Row{Paired: true, Pairs: 10, Exact: true, P: 0.000999, PAdj: 0.000999}, "p<0.001"},
+		{Row{Paired: true, Pairs: 10, Exact: true, P: 0.004, PAdj: 0.04}, "p=0.040 [p=0.004]"},
+		{Row{Paired: true, Pairs: 3, Exact: true, P: 0.25, PAdj: 0.25}, "untested"},
+		{Row{Paired: true, Pairs: 100, Exact: false, Draws: 10000, P: 0.5, PAdj: 0.5}, "p=0.500 (Monte Carlo ±0.005)"},
 		{Row{P: 0.5}, "–"},
 	} {
 		if got := pValue(tt.r); got != tt.want {

@@ -12,10 +12,9 @@ import (
 // sampledNote is the metrics table's note when the runs have samples.
 func sampledNote(r *Result) string {
 	return fmt.Sprintf("values are means over every sample; p: exact paired sign-flip test on the per-case pass-rate differences B − A "+
-		"over the %d cases both reports hold (all 2^n sign assignments counted exactly; for very large runs a seeded Monte Carlo, marked as such), "+
-		"per metric over the cases where both have an outcome; pairs: cases (−rate fell +rate rose); ~ means p ≥ %.2f (no significant change); "+
-		"– means the metric is not a per-case pass rate, so no test applies. With one sample per case this test is McNemar's",
-		r.Shared, Alpha)
+		"over the %d cases both reports hold (all 2^n sign assignments counted exactly; for very large runs a seeded Monte Carlo, marked with its standard error), "+
+		"per metric over the cases where both have an outcome; pairs: cases (−rate fell +rate rose). With one sample per case this test is McNemar's",
+		r.Shared)
 }
 
 // writeSamples prints what a comparison of sampled runs adds: per paired
@@ -28,9 +27,6 @@ func writeSamples(w io.Writer, r *Result, markdown bool) error {
 			continue
 		}
 		p := pValue(row)
-		if !row.Exact {
-			p += " (Monte Carlo)"
-		}
 		rows = append(rows, []string{row.Metric, cell(row.A), cell(row.B),
 			fmt.Sprintf("%+.1f pp [%+.1f, %+.1f]", 100*row.Effect, 100*row.Lo, 100*row.Hi), p, pairsCell(row),
 			passHat(row.PassHatA), passHat(row.PassHatB)})
@@ -39,11 +35,11 @@ func writeSamples(w io.Writer, r *Result, markdown bool) error {
 		return err
 	}
 	notes := []string{
-		"effect: mean over cases of the per-case pass-rate difference B − A (each case weighs the same), with a case-level bootstrap 95% interval (4000 resamples, fixed seed)",
+		"effect: mean over cases of the per-case pass-rate difference B − A (each case weighs the same; the delta of the metrics table), with Newcombe's paired score 95% interval (continuity-corrected, case-level outcomes); A and B: pooled over samples",
 		fmt.Sprintf("pass^%d (A) and pass^%d (B): the share of cases expected to pass all of that many samples (τ-bench's unbiased estimator); – when the run has no case with that many samples", r.MaxSamplesA, r.MaxSamplesB),
 	}
 	if err := report.RenderTable(w, markdown, fmt.Sprintf("Samples: paired test on per-case pass rates (A up to %d, B up to %d samples per case)", r.MaxSamplesA, r.MaxSamplesB),
-		[]string{"metric", "A", "B", "effect [95% CI]", "p (sign-flip)", "cases", fmt.Sprintf("pass^%d A", r.MaxSamplesA), fmt.Sprintf("pass^%d B", r.MaxSamplesB)}, rows, notes); err != nil {
+		[]string{"metric", "A", "B", "effect [95% CI]", "p (sign-flip, adj.)", "cases", fmt.Sprintf("pass^%d A", r.MaxSamplesA), fmt.Sprintf("pass^%d B", r.MaxSamplesB)}, rows, notes); err != nil {
 		return err
 	}
 	if _, err := fmt.Fprintln(w); err != nil {

@@ -2,6 +2,8 @@ package gate
 
 import (
 	"fmt"
+	"math"
+	"math/big"
 	"regexp"
 	"slices"
 	"strconv"
@@ -63,6 +65,9 @@ const MaxHeadline = 12
 type Threshold struct {
 	Pattern  string
 	Min, Max *float64
+	// MinExact and MaxExact are the bounds exactly as written (0.3 is
+	// 3/10, not the float64 nearest it), for exact comparisons.
+	MinExact, MaxExact *big.Rat
 	// AllowNoData makes a threshold whose metric has no data in the run a
 	// note instead of a violation (no_data: pass).
 	AllowNoData bool
@@ -116,6 +121,11 @@ func Load(file string, data []byte, scorers []score.Scorer) (*Config, error) {
 			l.regressions(kv.val)
 		case "headline":
 			l.headline(kv.val)
+		}
+	}
+	if len(l.problems) == 0 {
+		if why := l.cfg.vacuous(l.cat); why != "" {
+			l.problems = append(l.problems, Problem{File: file, Line: root.Line, Col: root.Column, Msg: why})
 		}
 	}
 	if len(l.problems) > 0 {
@@ -263,10 +273,24 @@ func (l *loader) thresholds(n *yaml.Node) {
 				ok = false
 				continue
 			}
+			exact, okRat := new(big.Rat).SetString(b.val.Value)
+			if !okRat {
+				exact = new(big.Rat).SetFloat64(v)
+			}
+			if exact == nil {
+				l.addf(b.val, "%s must be a finite number, got %q", b.key.Value, b.val.Value)
+				ok = false
+				continue
+			}
+			if msg := l.outOfRange(t.Pattern, b.key.Value, v); msg != "" {
+				l.addf(b.val, "threshold %q: %s", t.Pattern, msg)
+				ok = false
+				continue
+			}
 			if b.key.Value == "min" {
-				t.Min = &v
+				t.Min, t.MinExact = &v, exact
 			} else {
-				t.Max = &v
+				t.Max, t.MaxExact = &v, exact
 			}
 		}
 		switch {
@@ -374,4 +398,89 @@ func (c *Config) rule(metric string) (tolerance float64, ignore bool, source str
 	}
 	o := c.Overrides[best]
 	return o.Tolerance, o.Ignore, fmt.Sprintf("%s:%d", c.File, o.Line)
+}
+
+// Bounded reports whether every metric pattern may name lies in [0, 1]
+// (pass rates and scores such as F1); the others (tokens, counts,
+// milliseconds) are only known to be ≥ 0.
+func Bounded(pattern string) bool {
+	prefix, wild := strings.CutSuffix(pattern, ".*")
+	for _, u := range unbounded {
+		if wild {
+			if strings.HasPrefix(u+".", prefix+".") || strings.HasPrefix(u, prefix+".") {
+				return false
+			}
+			continue
+		}
+		if pattern == u || strings.HasPrefix(pattern, u+".") {
+			return false
+		}
+	}
+	return true
+}
+
+// unbounded are the declared metrics (and families) that are means or
+// percentiles of counts, tokens or milliseconds: every other declared
+// metric is a rate or a score in [0, 1].
+var unbounded = []string{"cost.tokens", "cost.latency", "cost.model_calls", "cost.search_calls", "limits.refused", "evidence.bullets"}
+
+// outOfRange says why a threshold bound can never be checked usefully: it
+// lies outside its metric's range, or every value in the range meets it.
+func (l *loader) outOfRange(pattern, which string, v float64) string {
+	if math.IsNaN(v) || math.IsInf(v, 0) {
+		return fmt.Sprintf("%s must be a finite number", which)
+	}
+	if Bounded(pattern) {
+		switch {
+		case v < 0 || v > 1:
+			return fmt.Sprintf("%s %g is outside the metric's range [0, 1] (rates are fractions: 0.95 is 95%%)", which, v)
+		case which == "min" && v == 0:
+			return "min 0 is met by every value in [0, 1]: the threshold cannot fail"
+		case which == "max" && v == 1:
+			return "max 1 is met by every value in [0, 1]: the threshold cannot fail"
+		}
+		return ""
+	}
+	switch {
+	case which == "max" && v < 0:
+		return fmt.Sprintf("max %g is below 0, the least value of a mean or percentile of counts: every run would fail", v)
+	case which == "min" && v <= 0:
+		return fmt.Sprintf("min %g is met by every value (the metric is never negative): the threshold cannot fail", v)
+	}
+	return ""
+}
+
+// vacuous says why no possible run could fail under c ("" when one can):
+// no threshold, every per-case rule off, and no pass rate or score whose
+// regression rule could fire (each ignored or with a tolerance of 1 or
+// more, the whole range).
+func (c *Config) vacuous(cat *score.Catalogue) string {
+	if len(c.Thresholds) > 0 || c.Flips || c.Improvements || c.NewFailures || c.RemovedCases || c.EditedCases || c.ChangedDatasets || c.Vanished {
+		return ""
+	}
+	for _, name := range cat.Expand() {
+		if !Bounded(name) {
+			continue
+		}
+		if tol, ignore, _ := c.rule(name); !ignore && tol < 1 {
+			return ""
+		}
+	}
+	return "this gates file cannot fail: it has no threshold, every per-case rule (flips, improvements, new_failures, removed_cases, edited_cases, changed_datasets, vanished) is off, and no pass rate or score can regress (each is ignored or has a tolerance of 1 or more, its whole range); a gate that cannot fail is not a gate"
+}
+
+// Off lists the rules c switches off, each with where ("default" or the
+// file): every output says so, so a reader knows what was not checked.
+func (c *Config) Off() []string {
+	var out []string
+	for _, r := range []struct {
+		name string
+		on   bool
+	}{{"flips", c.Flips}, {"improvements", c.Improvements}, {"new_failures", c.NewFailures}, {"removed_cases", c.RemovedCases},
+		{"edited_cases", c.EditedCases}, {"changed_datasets", c.ChangedDatasets}, {"vanished", c.Vanished}} {
+		if !r.on {
+			out = append(out, r.name)
+		}
+	}
+	return out
 }

@@ -33,7 +33,9 @@ import (
 	"fmt"
 	"maps"
 	"math"
+	"math/big"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/searchbench/searchbench/eval/dataset"
@@ -126,6 +128,12 @@ type baseCase struct {
 	// scorers' passes over them (report.CaseRecord.ScorerRates).
 	samples int
 	rates   map[string]stats.Cluster
+	// clusters are its per-metric outcomes over the samples
+	// (report.CaseRecord.MetricClusters), for the paired tests.
+	clusters map[string]stats.Cluster
+	// errored and passFlag are the record's own error and pass fields,
+	// for checking the baseline against its summary.
+	errored, passFlag bool
 }
 
 // Evaluate judges the report current against cfg and, when baseline.Open
@@ -136,6 +144,7 @@ func Evaluate(cfg *Config, current, baseline report.Source, opt Options) (*Verdi
 		opt.Scorers = score.All()
 	}
 	v := &Verdict{Gates: cfg.File, Violations: []Violation{}, Scope: report.GateScopeFull, Reference: opt.Reference}
+	off := cfg.Off() // before the copy below turns improvements on
 	// Improvements are always found; they are violations only under the
 	// improvements rule against a baseline file (which must then be
 	// updated), and listed as improved otherwise.
@@ -145,8 +154,16 @@ func Evaluate(cfg *Config, current, baseline report.Source, opt Options) (*Verdi
 		c.Improvements = true
 		cfg = &c
 	}
-	e := &evaluation{cfg: cfg, v: v, vanished: map[string][]string{}, improvementsFail: improvementsFail}
+	e := &evaluation{cfg: cfg, v: v, vanished: map[string][]string{}, improvementsFail: improvementsFail, pairs: map[string][]movedCase{}}
 	hashChangeOK := opt.Reference != nil || opt.PromptsChanged
+	if len(off) > 0 {
+		e.note("rules off in %s (they raise no violation): %s", cfg.File, strings.Join(off, ", "))
+	}
+	for _, o := range cfg.Overrides {
+		if o.Ignore {
+			e.note("metric regressions not checked for %s (ignore: true at %s:%d)", o.Pattern, cfg.File, o.Line)
+		}
+	}
 
 	// Pass 1: the baseline's per-case outcomes.
 	var base map[string]*baseCase
@@ -162,7 +179,8 @@ func Evaluate(cfg *Config, current, baseline report.Source, opt Options) (*Verdi
 			baseMeta = m
 			return nil
 		}, func(r *report.CaseRecord) error {
-			b := &baseCase{info: r.CaseInfo, pass: r.Passed(), scorer: map[string]bool{}, samples: r.SampleCount(), rates: r.ScorerRates()}
+			b := &baseCase{info: r.CaseInfo, pass: r.Passed(), scorer: map[string]bool{}, samples: r.SampleCount(), rates: r.ScorerRates(),
+				clusters: r.MetricClusters(), errored: r.Error != "", passFlag: r.Pass}
 			for _, res := range r.Scores {
 				b.scorer[res.Scorer] = res.Pass
 				if !res.Measure {
@@ -176,6 +194,9 @@ func Evaluate(cfg *Config, current, baseline report.Source, opt Options) (*Verdi
 			return nil
 		}, func(s *report.Summary) { baseSum = s })
 		if err != nil {
+			return nil, err
+		}
+		if err := checkBaseline(baseline.Name, baseMeta, baseSum, base, baseOrder); err != nil {
 			return nil, err
 		}
 		v.Counts.BaselineCases = len(base)
@@ -274,6 +295,7 @@ func Evaluate(cfg *Config, current, baseline report.Source, opt Options) (*Verdi
 		}
 		e.thresholds(curSum, baseM, len(curMeta.Filter) > 0)
 		if base != nil {
+			e.sampled = baseMax > 1 || curMax > 1
 			e.regressions(baseM, curM)
 		}
 	} else {
@@ -292,6 +314,82 @@ func Evaluate(cfg *Config, current, baseline report.Source, opt Options) (*Verdi
 	}
 	v.Line = Line(v)
 	return v, nil
+}
+
+// BaselineError says a baseline disagrees with itself: its case records
+// with its own summary, or with the dataset files it says it ran. A
+// truncated or hand-edited baseline would otherwise be compared as if
+// whole (half its cases gone: "269 new", PASS).
+type BaselineError struct {
+	File     string
+	Problems []string
+}
+
+func (e *BaselineError) Error() string {
+	return fmt.Sprintf("baseline %s is inconsistent, refusing to gate against it (regenerate it: make baseline):\n  %s", e.File, strings.Join(e.Problems, "\n  "))
+}
+
+// checkBaseline checks a baseline against its own summary (how many cases,
+// passed, failed and errored; each paired rate's counts) and against the
+// dataset files it hashed: no more cases of a dataset than the file has,
+// and none of a dataset it does not list.
+func checkBaseline(file string, m report.Meta, sum *report.Summary, base map[string]*baseCase, order []string) error {
+	var problems []string
+	if sum == nil {
+		problems = append(problems, "it has no summary (a truncated file?)")
+	} else {
+		var cases, passed, failed, errored int
+		rates := map[string]stats.Cluster{}
+		for _, k := range order {
+			b := base[k]
+			cases++
+			switch {
+			case b.errored:
+				errored++
+			case b.passFlag:
+				passed++
+			default:
+				failed++
+			}
+			for name, c := range b.clusters {
+				r := rates[name]
+				r.Pass += c.Pass
+				r.N += c.N
+				rates[name] = r
+			}
+		}
+		if cases != sum.Cases || passed != sum.Passed || failed != sum.Failed || errored != sum.Errors {
+			problems = append(problems, fmt.Sprintf("its summary counts %d cases (%d passed, %d failed, %d errors) but it holds %d (%d passed, %d failed, %d errors)",
+				sum.Cases, sum.Passed, sum.Failed, sum.Errors, cases, passed, failed, errored))
+		}
+		for _, mt := range sum.Metrics {
+			if !mt.Paired || mt.Den == 0 {
+				continue
+			}
+			if r := rates[mt.Name]; r.Pass != mt.Num || r.N != mt.Den {
+				problems = append(problems, fmt.Sprintf("its summary has %s = %d/%d but its cases give %d/%d", mt.Name, mt.Num, mt.Den, r.Pass, r.N))
+			}
+		}
+	}
+	if len(m.Datasets) > 0 {
+		per := map[string]int{}
+		for _, k := range order {
+			per[base[k].info.Dataset]++
+		}
+		for _, d := range m.Datasets {
+			if per[d.Name] > d.Cases {
+				problems = append(problems, fmt.Sprintf("dataset %s (sha256 %s) has %d cases but the baseline holds %d of it", d.Name, short(d.SHA256), d.Cases, per[d.Name]))
+			}
+			delete(per, d.Name)
+		}
+		for _, name := range slices.Sorted(maps.Keys(per)) {
+			problems = append(problems, fmt.Sprintf("%d case(s) of dataset %s, which the baseline's datasets do not list", per[name], name))
+		}
+	}
+	if len(problems) > 0 {
+		return &BaselineError{File: file, Problems: problems}
+	}
+	return nil
 }
 
 // promptsChanged is the note of a run whose variant changed since the
@@ -315,6 +413,18 @@ type evaluation struct {
 	// longer judges (cases that ran).
 	vanished      map[string][]string
 	vanishedOrder []string
+	// pairs holds, per metric, every shared case's outcomes in both runs
+	// (over its samples), in stream order; sampled is set when either run
+	// has a case with several samples.
+	pairs   map[string][]movedCase
+	sampled bool
+}
+
+// movedCase is one shared case's outcomes of one metric in the baseline
+// (A) and the run (B).
+type movedCase struct {
+	key  string
+	rate stats.RatePair
 }
 
 func (e *evaluation) add(x Violation) {
@@ -352,6 +462,11 @@ func (e *evaluation) sharedCase(r *report.CaseRecord, b *baseCase, hashed bool) 
 			e.note("%s was edited since the baseline (allowed: edited_cases is false)", r.Key)
 		}
 		return
+	}
+	for m, cb := range r.MetricClusters() {
+		if ca, ok := b.clusters[m]; ok && ca.N > 0 && cb.N > 0 {
+			e.pairs[m] = append(e.pairs[m], movedCase{r.Key, stats.RatePair{PassA: ca.Pass, NA: ca.N, PassB: cb.Pass, NB: cb.N}})
+		}
 	}
 	if !r.Passed() && !b.pass {
 		e.v.Known = append(e.v.Known, r.Key)
@@ -571,12 +686,13 @@ func (e *evaluation) thresholds(s, base *report.Summary, filtered bool) {
 				continue
 			}
 			matched = true
-			if t.Min != nil && m.Value < *t.Min-epsilon {
+			x := exactValue(m)
+			if t.Min != nil && (x == nil || x.Cmp(boundOf(t.MinExact, *t.Min)) < 0) {
 				e.add(Violation{Kind: KindThreshold, Metric: m.Name,
 					Want: "≥ " + report.FormatNumber(m.Unit, *t.Min), Got: describe(m),
 					Explanation: fmt.Sprintf("%s is below the minimum set at %s", m.Name, where)})
 			}
-			if t.Max != nil && m.Value > *t.Max+epsilon {
+			if t.Max != nil && (x == nil || x.Cmp(boundOf(t.MaxExact, *t.Max)) > 0) {
 				e.add(Violation{Kind: KindThreshold, Metric: m.Name,
 					Want: "≤ " + report.FormatNumber(m.Unit, *t.Max), Got: describe(m),
 					Explanation: fmt.Sprintf("%s is above the maximum set at %s", m.Name, where)})
@@ -623,8 +739,32 @@ func bounds(t Threshold) string {
 	return strings.Join(parts, " and ")
 }
 
-// epsilon absorbs the rounding of reported values.
+// epsilon absorbs the summation noise of differences of reported values
+// (regressions; thresholds are compared exactly).
 const epsilon = 1e-9
+
+// boundOf is a threshold bound as written, or its float64 when built in
+// code without the text.
+func boundOf(exact *big.Rat, f float64) *big.Rat {
+	if exact != nil {
+		return exact
+	}
+	return new(big.Rat).SetFloat64(f)
+}
+
+// exactValue is a metric's value as an exact rational: a rate's Num/Den
+// when it has counts, otherwise the decimal the report holds (0.7 is 7/10,
+// not the float64 nearest it).
+func exactValue(m score.Metric) *big.Rat {
+	if m.Unit == score.UnitRate && m.Den > 0 {
+		return big.NewRat(int64(m.Num), int64(m.Den))
+	}
+	r, ok := new(big.Rat).SetString(strconv.FormatFloat(m.Value, 'g', -1, 64))
+	if !ok {
+		return nil // NaN or ±Inf: no bound holds
+	}
+	return r
+}
 
 // describe formats a metric's value with its counts.
 func describe(m score.Metric) string {
@@ -636,11 +776,17 @@ func describe(m score.Metric) string {
 }
 
 // regressions compares every directed metric of the current run with the
-// baseline's; a baseline metric the run lacks has vanished.
+// baseline's; a baseline metric the run lacks has vanished. When either run
+// has samples, a pass rate of per-case outcomes is judged on cases, not
+// draws (pairedTests).
 func (e *evaluation) regressions(base, cur *report.Summary) {
 	curBy := map[string]score.Metric{}
 	for _, m := range cur.Metrics {
 		curBy[m.Name] = m
+	}
+	var tested map[string]pairedTest
+	if e.sampled {
+		tested = e.pairedTests(base, curBy)
 	}
 	for _, b := range base.Metrics {
 		m, ok := curBy[b.Name]
@@ -671,10 +817,187 @@ func (e *evaluation) regressions(base, cur *report.Summary) {
 			continue
 		}
 		e.v.Counts.Metrics++
+		if t, isTested := tested[b.Name]; isTested {
+			e.pairedRegression(b, m, tol, source, t)
+			continue
+		}
 		if x, bad := regression(b, m, tol, source); bad {
+			if e.sampled && !m.Paired && (m.Unit == score.UnitRate || m.Unit == score.UnitScore) {
+				e.note("%s: untested (a figure derived from several rates, of a sampled run, moves with the draws; the per-case pass rates it is built from are tested): %s",
+					m.Name, x.Explanation)
+				continue
+			}
+			if m.Paired {
+				x.Explanation += "; " + movedList(e.pairs[m.Name], m.Better, e.sampled)
+			}
 			e.add(x)
 		}
 	}
+}
+
+// pairedTest is the paired per-case test of one rate of a sampled run.
+type pairedTest struct {
+	n      int     // cases with an outcome on both sides
+	effect float64 // mean over cases of the rate difference run − baseline
+	p, adj float64 // sign-flip p-value, and after Holm across the family
+	family int     // how many rates were tested together
+	moved  int     // cases whose rate changed
+	mde    float64 // the smallest mean change n cases detect at 80% power
+}
+
+// pairedTests runs the paired sign-flip test on every directed pass rate of
+// per-case outcomes that both runs report and the gate does not ignore,
+// and adjusts the p-values across that family (Holm, over the rates enough
+// of whose cases changed to be testable: stats.Testable). A rate with fewer
+// than stats.MinCases cases is in the map untested (p = 1).
+func (e *evaluation) pairedTests(base *report.Summary, curBy map[string]score.Metric) map[string]pairedTest {
+	out := map[string]pairedTest{}
+	var names []string
+	var ps []float64
+	for _, b := range base.Metrics {
+		m, ok := curBy[b.Name]
+		if _, ignore, _ := e.cfg.rule(b.Name); ignore || !ok || !b.Paired || !m.Paired || m.Better == "" || len(e.pairs[b.Name]) == 0 {
+			continue
+		}
+		pairs := e.pairs[b.Name]
+		rates := make([]stats.RatePair, len(pairs))
+		for i, c := range pairs {
+			rates[i] = c.rate
+		}
+		t := pairedTest{n: len(rates), p: 1, adj: 1}
+		for _, r := range rates {
+			if r.PassA*max(r.NB, 1) != r.PassB*max(r.NA, 1) {
+				t.moved++
+			}
+		}
+		t.effect = stats.MeanDifference(rates)
+		t.mde = stats.PairedMDE(rates, stats.Alpha, 0.8)
+		if t.n >= stats.MinCases {
+			t.p, _, _ = stats.SignFlipRates(rates)
+			t.adj = t.p
+			if stats.Testable(t.moved) {
+				names = append(names, b.Name)
+				ps = append(ps, t.p)
+			}
+		}
+		out[b.Name] = t
+	}
+	adj := stats.Adjust(ps, stats.Holm)
+	var mdes []string
+	for _, b := range base.Metrics {
+		t, ok := out[b.Name]
+		if !ok {
+			continue
+		}
+		t.family = len(names)
+		out[b.Name] = t
+		switch {
+		case t.n < stats.MinCases:
+			mdes = append(mdes, fmt.Sprintf("%s too few cases to test (%d)", b.Name, t.n))
+		case t.mde >= 1:
+			mdes = append(mdes, fmt.Sprintf("%s none (%d cases)", b.Name, t.n))
+		default:
+			mdes = append(mdes, fmt.Sprintf("%s ±%.1f points (%d cases)", b.Name, 100*t.mde, t.n))
+		}
+	}
+	if len(mdes) > 0 {
+		more := ""
+		if len(mdes) > maxMDE {
+			more = fmt.Sprintf(" and %d more", len(mdes)-maxMDE)
+			mdes = mdes[:maxMDE]
+		}
+		e.note("sampled runs: each pass rate is judged by the paired sign-flip test over cases, Holm-adjusted over the %d testable rate(s); the smallest mean change detectable at 80%% power, given the share of cases that changed (at least the change itself): %s%s",
+			len(names), strings.Join(mdes, ", "), more)
+	}
+	for i, name := range names {
+		t := out[name]
+		t.adj = adj[i]
+		out[name] = t
+	}
+	return out
+}
+
+// pairedRegression judges one rate of a sampled run: a regression when the
+// mean per-case change is worse than the tolerance and the paired test,
+// adjusted across the gate's family, finds it significant. A worse mean
+// the test cannot tell from chance is a note, never a failure: one unlucky
+// draw does not fail a gate (pass_rate_drop judges each case).
+func (e *evaluation) pairedRegression(b, m score.Metric, tol float64, source string, t pairedTest) {
+	worse := -t.effect
+	if m.Better == score.LowerIsBetter {
+		worse = t.effect
+	}
+	direction := "fell"
+	if m.Better == score.LowerIsBetter {
+		direction = "rose"
+	}
+	test := fmt.Sprintf("paired sign-flip test over %d cases p=%s, Holm-adjusted over %d testable paired rate(s) p=%s", t.n, pfmt(t.p), t.family, pfmt(t.adj))
+	if !stats.Testable(t.moved) {
+		test = fmt.Sprintf("paired sign-flip test over %d cases p=%s; only %d case(s) changed, too few for any test to find a change", t.n, pfmt(t.p), t.moved)
+	}
+	mde := fmt.Sprintf("%d cases detect a mean change of %.1f points at 80%% power", t.n, 100*t.mde)
+	switch {
+	case worse <= tol+epsilon:
+		return
+	case t.n < stats.MinCases:
+		e.note("%s: mean per-case pass rate %s by %.1f points, but %d case(s) are too few cases to test (fewer than %d); not a regression (pass_rate_drop judges each case)",
+			m.Name, direction, 100*worse, t.n, stats.MinCases)
+	case t.adj >= stats.Alpha:
+		e.note("%s: mean per-case pass rate %s by %.1f points (%s), not significant at %.2f: not a regression (pass_rate_drop judges each case); %s",
+			m.Name, direction, 100*worse, test, stats.Alpha, mde)
+	default:
+		expl := fmt.Sprintf("%s %s: the mean per-case pass rate changed by %+.1f points (pooled over samples %s → %s); tolerance %s (%s); %s; %s; %s",
+			m.Name, direction, 100*t.effect, describe(b), describe(m), amount(m.Unit, tol), source, test, mde, movedList(e.pairs[m.Name], m.Better, true))
+		want := fmt.Sprintf("mean per-case change ≥ %+.1f points, or not significant", -100*tol)
+		if m.Better == score.LowerIsBetter {
+			want = fmt.Sprintf("mean per-case change ≤ %+.1f points, or not significant", 100*tol)
+		}
+		e.add(Violation{Kind: KindRegression, Metric: m.Name, Want: want, Got: fmt.Sprintf("%+.1f points (p=%s adjusted)", 100*t.effect, pfmt(t.adj)), Explanation: expl})
+	}
+}
+
+func pfmt(p float64) string {
+	if p < 0.001 {
+		return "<0.001"
+	}
+	return fmt.Sprintf("%.3f", p)
+}
+
+// maxMDE bounds the rates whose detectable change the gate's note names.
+const maxMDE = 8
+
+// maxMoved bounds the cases a rate violation names.
+const maxMoved = 10
+
+// movedList names the cases whose outcome of a rate moved the wrong way
+// (with their samples when sampled), then how many moved the other way.
+func movedList(cs []movedCase, better string, sampled bool) string {
+	var worse []string
+	improved := 0
+	for _, c := range cs {
+		ra, rb := stats.Ratio(c.rate.PassA, c.rate.NA), stats.Ratio(c.rate.PassB, c.rate.NB)
+		bad, good := rb < ra, rb > ra
+		if better == score.LowerIsBetter {
+			bad, good = good, bad
+		}
+		switch {
+		case bad && sampled:
+			worse = append(worse, fmt.Sprintf("%s (%d/%d → %d/%d)", c.key, c.rate.PassA, c.rate.NA, c.rate.PassB, c.rate.NB))
+		case bad:
+			worse = append(worse, c.key)
+		case good:
+			improved++
+		}
+	}
+	if len(worse) == 0 {
+		return fmt.Sprintf("no case moved the wrong way (%d the right way): the change is in which cases the metric applies to", improved)
+	}
+	shown := worse[:min(len(worse), maxMoved)]
+	more := ""
+	if len(worse) > len(shown) {
+		more = fmt.Sprintf(" and %d more", len(worse)-len(shown))
+	}
+	return fmt.Sprintf("%d case(s) moved the wrong way: %s%s (%d the right way)", len(worse), strings.Join(shown, ", "), more, improved)
 }
 
 // regression judges one metric against its baseline value.
@@ -692,9 +1015,6 @@ func regression(b, m score.Metric, tol float64, source string) (Violation, bool)
 	}
 	expl := fmt.Sprintf("%s %s from %s to %s, by %s; tolerance %s (%s)", m.Name, direction, describe(b), describe(m),
 		amount(m.Unit, worse), amount(m.Unit, tol), source)
-	if m.Paired {
-		expl += "; the flipped cases are listed below"
-	}
 	return Violation{Kind: KindRegression, Metric: m.Name, Want: want, Got: describe(m), Explanation: expl}, true
 }
 

@@ -129,8 +129,8 @@ type SampleMetric struct {
 	// Cases judged, and Draws: their samples with an outcome.
 	Cases int `json:"cases"`
 	Draws int `json:"draws"`
-	// Mean is the pooled mean over every sample, with the case-level
-	// bootstrap interval (stats.ClusterInterval).
+	// Mean is the pooled mean over every sample, with its case-level
+	// interval (stats.ClusterInterval).
 	Mean float64 `json:"mean"`
 	Lo   float64 `json:"ci_low"`
 	Hi   float64 `json:"ci_high"`
@@ -158,8 +158,8 @@ const caseMetric = "case"
 
 // sampleMethod explains the figures of a sampled run.
 const sampleMethod = "every pass rate in Metrics is the mean over all samples (n counts samples); " +
-	"for per-case pass rates the 95% CI is a case-level percentile bootstrap (whole cases resampled, " +
-	"4000 times, fixed seed), so samples of one case never count as independent evidence; when every sample " +
+	"for per-case pass rates the 95% CI is the Wilson interval at the effective number of cases, with a t quantile " +
+	"(Korn-Graubard), so samples of one case count as independent evidence only as far as the cases' spread allows; when every sample " +
 	"passed (or every one failed) it is the Wilson interval over cases. Other rates (per-label recall) keep " +
 	"Wilson intervals over samples, which treat samples as independent and are too narrow. pass@k: at least one " +
 	"of k samples passes; pass^k: all k pass (τ-bench); both unbiased estimates from c passes of n samples, " +

@@ -46,7 +46,7 @@ func TestSampledSummary(t *testing.T) {
 	}
 	lo, hi := stats.ClusterInterval([]stats.Cluster{{Pass: 5, N: 5}, {Pass: 2, N: 5}, {Pass: 0, N: 5}})
 	if acc.Lo != stats.Round(lo, 6) || acc.Hi != stats.Round(hi, 6) {
-		t.Errorf("routing.accuracy CI (%v, %v), want the case-level bootstrap (%v, %v)", acc.Lo, acc.Hi, lo, hi)
+		t.Errorf("routing.accuracy CI (%v, %v), want the case-level interval (%v, %v)", acc.Lo, acc.Hi, lo, hi)
 	}
 	if wlo, whi := stats.Wilson(7, 15); acc.Lo == stats.Round(wlo, 6) && acc.Hi == stats.Round(whi, 6) {
 		t.Error("routing.accuracy kept the Wilson interval over samples")

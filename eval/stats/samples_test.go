@@ -56,7 +56,7 @@ func TestAgainstR(t *testing.T) {
 		switch fs[0] {
 		case "signflip", "signflip-rates":
 			if pairs != nil {
-				args = RateDifferences(pairs)
+				args, _ = RateDifferences(pairs)
 			}
 			var exact bool
 			got, exact = SignFlip(args)
@@ -158,7 +158,7 @@ func TestSignFlipManyCases(t *testing.T) {
 }
 
 func TestRateDifferences(t *testing.T) {
-	got := RateDifferences([]RatePair{{PassA: 1, NA: 2, PassB: 2, NB: 3}, {PassA: 5, NA: 5, PassB: 0, NB: 1}, {PassA: 0, NA: 0, PassB: 0, NB: 0}})
+	got, _ := RateDifferences([]RatePair{{PassA: 1, NA: 2, PassB: 2, NB: 3}, {PassA: 5, NA: 5, PassB: 0, NB: 1}, {PassA: 0, NA: 0, PassB: 0, NB: 0}})
 	// lcm(2, 3, 5, 1) = 30: 2/3−1/2 = 1/6 → 5; 0−1 → −30.
 	want := []int64{5, -30, 0}
 	for i := range want {
@@ -210,30 +210,35 @@ func TestClusterInterval(t *testing.T) {
 	if !(clo < 0.5 && chi > 0.5) || chi-clo <= shi-slo {
 		t.Errorf("clustered (%v, %v) should contain 0.5 and be wider than spread (%v, %v)", clo, chi, slo, shi)
 	}
-	// The bootstrap of 20 all-or-nothing cases approximates the normal
-	// interval of a 50% rate over 20 units: ±1.96·sqrt(.25/20) ≈ ±0.219.
-	if !near(chi-clo, 2*0.219, 0.06) {
-		t.Errorf("clustered width %v, want about %v", chi-clo, 2*0.219)
+	// 20 all-or-nothing cases are 20 units: the Wilson interval of a 50%
+	// rate over 20 with t(19) = 2.093 is 0.5 ± 0.2066/1.219 … about ±0.2.
+	if !near(chi-clo, 0.4, 0.03) {
+		t.Errorf("clustered width %v, want about 0.4", chi-clo)
 	}
 	if lo2, hi2 := ClusterInterval(clustered); lo2 != clo || hi2 != chi {
 		t.Error("ClusterInterval is not deterministic")
 	}
 }
 
-func TestMeanDiffInterval(t *testing.T) {
+func TestPairedIntervalEdges(t *testing.T) {
 	var ps []RatePair
 	for i := range 30 {
 		ps = append(ps, RatePair{PassA: i % 3, NA: 5, PassB: 2 + i%4, NB: 5})
 	}
-	m, lo, hi := MeanDiffInterval(ps)
+	m := MeanDifference(ps)
+	lo, hi := PairedInterval(ps)
 	if !(lo < m && m < hi) || lo <= 0 {
 		t.Errorf("mean %v interval (%v, %v): want a positive interval around the mean", m, lo, hi)
 	}
-	if m2, lo2, hi2 := MeanDiffInterval(ps); m2 != m || lo2 != lo || hi2 != hi {
-		t.Error("not deterministic")
-	}
-	if m, lo, hi := MeanDiffInterval(nil); m != 0 || lo != 0 || hi != 0 {
+	if lo, hi := PairedInterval(nil); lo != -1 || hi != 1 || MeanDifference(nil) != 0 {
 		t.Error("no pairs")
+	}
+	// One case never gives a zero-width interval (the bootstrap did, half
+	// the time).
+	for _, p := range []RatePair{{1, 1, 1, 1}, {0, 1, 1, 1}, {3, 5, 3, 5}} {
+		if lo, hi := PairedInterval([]RatePair{p}); hi-lo < 0.5 {
+			t.Errorf("one case %v: interval (%v, %v)", p, lo, hi)
+		}
 	}
 }
 

@@ -2,11 +2,13 @@
 // intervals for pass rates, the exact McNemar test for comparing two runs
 // case by case, precision/recall/F1, and percentiles; and for runs with
 // several samples per case (samples.go) pass@k and pass^k, case-level
-// bootstrap intervals and the exact paired sign-flip test.
+// intervals and the exact paired sign-flip test; the paired effect, its
+// Newcombe interval and exact power (power.go); and the adjustment of a
+// family of p-values (adjust.go).
 //
-// Everything here is exact or closed-form, or, for the bootstrap and the
-// sign-flip Monte Carlo of very large runs, drawn from a generator with a
-// fixed seed, so two runs over the same inputs print the same numbers.
+// Everything here is exact or closed-form, or, for the sign-flip Monte
+// Carlo of very large runs, drawn from a generator with a fixed seed, so
+// two runs over the same inputs print the same numbers.
 package stats
 
 import (

@@ -17,6 +17,7 @@ import (
 	"github.com/searchbench/searchbench/eval/compare"
 	"github.com/searchbench/searchbench/eval/report"
 	"github.com/searchbench/searchbench/eval/score"
+	"github.com/searchbench/searchbench/eval/stats"
 	cmdgate "github.com/searchbench/searchbench/internal/cmd/gate"
 	cmdrun "github.com/searchbench/searchbench/internal/cmd/run"
 	"github.com/searchbench/searchbench/internal/cmd/variant"
@@ -41,6 +42,8 @@ type Options struct {
 	Verbose bool
 	// HTML is a file to write the two runs side by side to ("": none).
 	HTML string
+	// Adjust is the multiple-comparison correction: holm, bh or none.
+	Adjust string
 	// AllowSubset compares reports holding different cases on the cases
 	// they share (refused otherwise).
 	AllowSubset bool
@@ -74,15 +77,19 @@ different base URLs.
 
 For each metric: its value in A and B, the change, and for pass rates of
 per-case outcomes the p-value of an exact McNemar test over the cases both
-reports hold. As in benchstat, "~" replaces the change when p ≥ 0.05 (the
-difference is not significant); "–" marks metrics with no per-case outcomes
-(means, F1), where no test applies. Then the cases that passed in one report
-and failed in the other, with the checks that changed.
+reports hold, adjusted across the metrics tested (Holm by default, --adjust
+bh for Benjamini–Hochberg), and the smallest change the cases can detect at
+80% power (mde). The change of a paired rate is the paired per-case effect.
+As in benchstat, "~" replaces it when the adjusted p ≥ 0.05 (the difference
+is not significant); a rate over fewer than 6 cases says "too few cases to
+test"; "–" marks metrics with no per-case outcomes (means, F1), untested.
+Then the cases that passed in one report and failed in the other, with the
+checks that changed.
 
 When either report has cases with several samples (record --samples N), each
 per-case pass rate is tested instead with an exact paired sign-flip test on the
 per-case pass-rate differences, with the mean difference, its case-level
-bootstrap interval and pass^N of each run; then the cases whose pass rate
+Newcombe interval and pass^N of each run; then the cases whose pass rate
 changed.
 
 Exit status: 0 (a comparison is not a verdict; use run --gates to gate),
@@ -100,12 +107,17 @@ Exit status: 0 (a comparison is not a verdict; use run --gates to gate),
 	cmd.Flags().StringVar(&opts.Runs, "runs", filepath.Join("reports", "runs"), "`folder` of stored runs, where variant names are looked up")
 	cmd.Flags().StringVar(&opts.Mode, "mode", "model", "output `mode` of the stored run a bare variant name resolves to")
 	cmd.Flags().BoolVarP(&opts.Verbose, "verbose", "v", false, "show every metric row, also those with no significant change (~)")
+	cmd.Flags().StringVar(&opts.Adjust, "adjust", string(stats.Holm), "p-value adjustment across the metrics tested: `holm` (family-wise error), bh (Benjamini–Hochberg, false discovery rate) or none")
 	cmd.Flags().BoolVar(&opts.AllowSubset, "allow-subset", false, "compare reports that hold different cases, on the cases both hold (refused otherwise)")
 	cmd.Flags().StringVar(&opts.HTML, "html", "", "also write the two runs side by side, flipped cases first, as one self-contained HTML `FILE`")
 	return cmd
 }
 
 func compareRun(_ context.Context, opts *Options) error {
+	adj, err := stats.ParseAdjustment(opts.Adjust)
+	if err != nil {
+		return cmdutil.Usage(fmt.Errorf("--adjust: %w", err))
+	}
 	var paths, notes []string
 	for _, arg := range []string{opts.A, opts.B} {
 		p, err := resolve(arg, opts.Runs, opts.Mode)
@@ -121,6 +133,7 @@ func compareRun(_ context.Context, opts *Options) error {
 	if err != nil {
 		return cmdutil.Usage(err)
 	}
+	res.SetAdjustment(adj)
 	res.Warnings = append(notes, res.Warnings...)
 	if err := compare.Write(opts.IO.Out, res, compare.Options{Markdown: opts.Markdown, Verbose: opts.Verbose}); err != nil {
 		return cmdutil.Infra(err)

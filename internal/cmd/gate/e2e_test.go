@@ -15,6 +15,7 @@ import (
 	"github.com/searchbench/searchbench/eval/score"
 	"github.com/searchbench/searchbench/internal/cmd/root"
 	"github.com/searchbench/searchbench/internal/cmdutil"
+	"github.com/searchbench/searchbench/orchestrator/trace"
 )
 
 // repo is the repository root: these tests run the shipped datasets,
@@ -376,5 +377,123 @@ func TestGateOutCarriesTheTraces(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(out, "traces.jsonl.gz")); !os.IsNotExist(err) {
 		t.Errorf("traces of another report left beside the new one: %v", err)
+	}
+}
+
+// A gate that cannot decide (exit 2: a gates file that cannot fail; exit
+// 3: a truncated baseline) leaves no earlier PASS report set in --out: the
+// set is removed and NO-VERDICT.txt says why. The next good gate removes
+// that note again.
+func TestNoStalePassAfterAnInputError(t *testing.T) {
+	dir := t.TempDir()
+	meta, recs := fixtureRun()
+	rep := filepath.Join(dir, "run.json")
+	writeReport(t, rep, meta, recs)
+	gates := filepath.Join(dir, "gates.yaml")
+	if err := os.WriteFile(gates, []byte("regressions: {tolerance: 0}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(dir, "out")
+	if code, _, errOut := sb(t, "gate", rep, "--gates", gates, "--baseline", rep, "--out", out); code != 0 {
+		t.Fatalf("first gate: exit %d: %s", code, errOut)
+	}
+	for _, f := range []string{"report.json", "report.md", "junit.xml", "report.html"} {
+		if _, err := os.Stat(filepath.Join(out, f)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	noVerdict := filepath.Join(out, "NO-VERDICT.txt")
+
+	vacuous := filepath.Join(dir, "vacuous.yaml")
+	off := "regressions: {flips: false, improvements: false, new_failures: false, removed_cases: false, edited_cases: false, changed_datasets: false, vanished: false, tolerance: 1000000}\n"
+	if err := os.WriteFile(vacuous, []byte(off), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	truncated := filepath.Join(dir, "truncated.json")
+	whole := reporttest.Summary(recs)
+	writeReportSummary(t, truncated, meta, recs[:len(recs)/2], whole)
+	for _, tt := range []struct {
+		name string
+		args []string
+		code int
+		want string
+	}{
+		{"a gates file that cannot fail", []string{"gate", rep, "--gates", vacuous, "--baseline", rep, "--out", out}, cmdutil.ExitUsage, "this gates file cannot fail"},
+		{"a truncated baseline", []string{"gate", rep, "--gates", gates, "--baseline", truncated, "--out", out}, cmdutil.ExitInfra, "its summary counts"},
+	} {
+		code, _, errOut := sb(t, tt.args...)
+		if code != tt.code || !strings.Contains(errOut, tt.want) {
+			t.Errorf("%s: exit %d, stderr %q; want %d and %q", tt.name, code, errOut, tt.code, tt.want)
+		}
+		for _, f := range []string{"report.json", "report.md", "junit.xml", "report.html"} {
+			if _, err := os.Stat(filepath.Join(out, f)); err == nil {
+				t.Errorf("%s: %s survived in --out", tt.name, f)
+			}
+		}
+		note, err := os.ReadFile(noVerdict)
+		if err != nil || !strings.Contains(string(note), tt.want) {
+			t.Errorf("%s: NO-VERDICT.txt = %q, %v", tt.name, note, err)
+		}
+		if _, err := os.Stat(rep); err != nil {
+			t.Errorf("%s: the gated report itself was removed", tt.name)
+		}
+	}
+	if code, _, errOut := sb(t, "gate", rep, "--gates", gates, "--baseline", rep, "--out", out); code != 0 {
+		t.Fatalf("gate again: exit %d: %s", code, errOut)
+	}
+	if _, err := os.Stat(noVerdict); err == nil {
+		t.Error("NO-VERDICT.txt survived a gate that decided")
+	}
+}
+
+// fixtureRun is a small routing run: four cases, three routed right.
+func fixtureRun() (report.Meta, []*report.CaseRecord) {
+	var recs []*report.CaseRecord
+	for i, tool := range []string{trace.ToolExa, trace.ToolExa, trace.ToolTavily, trace.ToolExa} {
+		recs = append(recs, reporttest.Routing(i, fmt.Sprintf("q%d", i), "exa_only", reporttest.OKMessage(), tool))
+	}
+	return reporttest.Meta("seed"), recs
+}
+
+func writeReport(t *testing.T, path string, meta report.Meta, recs []*report.CaseRecord) {
+	t.Helper()
+	writeReportSummary(t, path, meta, recs, reporttest.Summary(recs))
+}
+
+// writeReportSummary writes a report whose summary may not be its cases'.
+func writeReportSummary(t *testing.T, path string, meta report.Meta, recs []*report.CaseRecord, sum report.Summary) {
+	t.Helper()
+	var b bytes.Buffer
+	if err := report.Write(report.NewJSON(&b), &report.Report{Meta: meta, Cases: recs, Summary: sum}); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, b.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// One unlucky draw never fails the shipped gate: the baseline has
+// routing/m-who-pandemic-strategy right in 4 of 5 samples, the replay in 3
+// (sample 1 lost). On main this failed routing.accuracy at tolerance 0
+// (a mean over 340 samples moved by 1/340); now it is a note.
+func TestShippedGateIgnoresOneUnluckyDraw(t *testing.T) {
+	base := plantedBaseline(t, "routing/m-who-pandemic-strategy", func(r *report.CaseRecord) {
+		for i := range r.Scores {
+			if r.Scores[i].Scorer != "routing" {
+				continue
+			}
+			r.Scores[i].Pass = true
+			for j := range r.Scores[i].Checks {
+				r.Scores[i].Checks[j].Pass = true
+			}
+		}
+	})
+	dir := t.TempDir()
+	code, out, errOut := sb(t, runArgs(dir, base)...)
+	if code != 0 {
+		t.Fatalf("exit %d: %s\n%s", code, out, errOut)
+	}
+	if !strings.Contains(out, "routing.accuracy: mean per-case pass rate fell by 0.3 points") || !strings.Contains(out, "not a regression") {
+		t.Errorf("stdout does not explain the draw:\n%s", out)
 	}
 }

@@ -13,6 +13,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -439,7 +440,12 @@ baseline of another variant), 3 unreadable report or unwritable output.`,
 	return cmd
 }
 
-func gateRun(opts *Options) error {
+func gateRun(opts *Options) (err error) {
+	defer func() {
+		if opts.Out != "" {
+			err = Invalidate(In(opts.Out), err, opts.Report, opts.Flags.Baseline)
+		}
+	}()
 	if opts.Flags.Gates == "" {
 		return cmdutil.Usagef("gate needs --gates FILE")
 	}
@@ -474,6 +480,57 @@ func gateRun(opts *Options) error {
 func isSet(outs Outputs) bool {
 	dir := filepath.Dir(outs.JSON)
 	return outs.JSON != "" && outs == In(dir) && fsutil.Swappable(dir)
+}
+
+// InvalidName is the file a gate that could not decide leaves in the
+// report folder in place of the report set.
+const InvalidName = "NO-VERDICT.txt"
+
+// Invalidate is what a gate that ends in an input or infrastructure error
+// (exit 2 or 3) does to the report set in out: an earlier run's set there
+// — whose verdict may be PASS — must not survive to be published as if it
+// were this run's. It removes the set's files (never one of keep: the
+// report being gated, the baseline) and, when there were any, writes
+// InvalidName saying why; it
+// returns err, joined with any error of its own. A nil err, or a verdict
+// of pass or fail (exit 0 or 1), means the set was written: only an
+// InvalidName left by an earlier run is removed.
+func Invalidate(out Outputs, err error, keep ...string) error {
+	dir := filepath.Dir(out.JSON)
+	code := cmdutil.ExitCode(err)
+	if err == nil || (code != cmdutil.ExitUsage && code != cmdutil.ExitInfra) {
+		if e := os.Remove(filepath.Join(dir, InvalidName)); e != nil && !errors.Is(e, os.ErrNotExist) {
+			return errors.Join(err, e)
+		}
+		return err
+	}
+	if _, statErr := os.Stat(dir); statErr != nil {
+		return err // nothing was ever written there
+	}
+	var errs []error
+	removed := 0
+	for _, f := range []string{out.JSON, out.Markdown, out.JUnit, out.HTML, out.Traces} {
+		if f == "" || slices.ContainsFunc(keep, func(k string) bool { return k != "" && sameFile(k, f) }) {
+			continue
+		}
+		switch e := os.Remove(f); {
+		case e == nil:
+			removed++
+		case !errors.Is(e, os.ErrNotExist):
+			errs = append(errs, e)
+		}
+	}
+	if _, e := os.Stat(filepath.Join(dir, InvalidName)); removed == 0 && len(errs) == 0 && e != nil {
+		return err // no earlier set: nothing stale to mark
+	}
+	note := fmt.Sprintf("searchbench gate: no verdict (exit %d). The report set that was here was removed, so an earlier verdict cannot be taken for this one.\n\n%v\n", code, err)
+	if e := fsutil.WriteFileAtomic(filepath.Join(dir, InvalidName), []byte(note), 0o644); e != nil {
+		errs = append(errs, e)
+	}
+	if len(errs) > 0 {
+		return errors.Join(append([]error{err}, errs...)...)
+	}
+	return err
 }
 
 // copyFile copies the file at path into w.

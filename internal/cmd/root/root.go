@@ -19,6 +19,7 @@ import (
 	"github.com/searchbench/searchbench/internal/cmd/gate"
 	"github.com/searchbench/searchbench/internal/cmd/merge"
 	"github.com/searchbench/searchbench/internal/cmd/parse"
+	"github.com/searchbench/searchbench/internal/cmd/power"
 	"github.com/searchbench/searchbench/internal/cmd/prompt"
 	"github.com/searchbench/searchbench/internal/cmd/record"
 	"github.com/searchbench/searchbench/internal/cmd/run"
@@ -73,6 +74,7 @@ Exit codes: 0 ok, 1 a check or verdict failed, 2 usage or input error,
 		compare.NewCmdCompare(io, nil),
 		merge.NewCmdMerge(io, nil),
 		gate.NewCmdGate(io, nil),
+		power.NewCmdPower(io, nil),
 		sim.NewCmdSim(io, nil),
 		variant.NewCmdVariant(io),
 	} {

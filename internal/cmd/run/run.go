@@ -152,7 +152,7 @@ func runRun(ctx context.Context, opts *Options) error {
 	}
 	judge, err := opts.Gate.Load(opts.Out)
 	if err != nil {
-		return err
+		return invalidate(opts, err)
 	}
 	cfg, err := executor.LoadConfig(opts.Config)
 	if err != nil {
@@ -283,7 +283,7 @@ func runRun(ctx context.Context, opts *Options) error {
 		// 3) and its verdict is still written.
 		judge.PromptsChanged = un.Stale > 0
 		if verdict, err = judge.Evaluate(src); err != nil {
-			return err
+			return invalidate(opts, err)
 		}
 	}
 	// One pass over the report writes the report set, the stored copy of
@@ -335,6 +335,16 @@ func runRun(ctx context.Context, opts *Options) error {
 		return cmdutil.Infra(fmt.Errorf("%d of %d cases could not run (see the errors above%s)%s", sum.Errors, sum.Cases, inReport(text.JSONPath), note))
 	}
 	return cmdgate.Exit(verdict)
+}
+
+// invalidate removes the report set in --out when the gate could not
+// decide (exit 2 or 3), so an earlier verdict there is not taken for this
+// run's (cmdgate.Invalidate).
+func invalidate(opts *Options, err error) error {
+	if opts.Out == "" {
+		return err
+	}
+	return cmdgate.Invalidate(cmdgate.In(opts.Out), err, opts.Gate.Baseline)
 }
 
 // minWidth is the narrowest terminal the summary fits itself to.

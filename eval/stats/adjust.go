@@ -1,0 +1,101 @@
+package stats
+
+import (
+	"fmt"
+	"slices"
+)
+
+// Alpha is the significance level of every paired test the harness
+// reports, compared with p-values after adjustment for multiplicity.
+const Alpha = 0.05
+
+// MinCases is the fewest paired cases (with an outcome on both sides) a
+// rate is tested on. Below it no two-sided paired test at Alpha can reject:
+// with n cases the smallest sign-flip p-value is 2/2^n, 0.0625 at n = 5.
+// A row with fewer cases says so ("too few cases to test") instead of
+// printing a bare change.
+const MinCases = 6
+
+// Testable reports whether a paired sign-flip test with this many non-zero
+// per-case differences can reach p < Alpha at all: its smallest p-value is
+// 2/2^k. A family of tests is adjusted over its testable members only.
+// That is valid: given the sizes of the differences (which decide who is
+// testable), their signs are still fair coins under the null hypothesis,
+// so the family is fixed before the signs are looked at (Tarone's
+// argument for discrete tests).
+func Testable(nonZero int) bool { return nonZero >= MinCases }
+
+// Adjustment is a multiple-comparison correction of a family of p-values.
+type Adjustment string
+
+// The corrections: Holm's step-down (family-wise error, the default),
+// Benjamini–Hochberg (false discovery rate), and none.
+const (
+	Holm Adjustment = "holm"
+	BH   Adjustment = "bh"
+	None Adjustment = "none"
+)
+
+// ParseAdjustment reads a correction's name (holm, bh, none).
+func ParseAdjustment(s string) (Adjustment, error) {
+	switch a := Adjustment(s); a {
+	case Holm, BH, None:
+		return a, nil
+	}
+	return "", fmt.Errorf("unknown p-value adjustment %q (want holm, bh or none)", s)
+}
+
+// Describe names the correction for a table note.
+func (a Adjustment) Describe() string {
+	switch a {
+	case Holm:
+		return "Holm's step-down adjustment (family-wise error ≤ 5%)"
+	case BH:
+		return "Benjamini–Hochberg adjustment (false discovery rate ≤ 5%)"
+	}
+	return "no adjustment for multiple comparisons"
+}
+
+// Adjust returns the p-values ps adjusted across their family as R's
+// p.adjust does (method "holm", "BH" or "none"). The result is in the
+// order of ps; ps is not modified.
+func Adjust(ps []float64, a Adjustment) []float64 {
+	m := len(ps)
+	out := slices.Clone(ps)
+	if m == 0 || a == None {
+		return out
+	}
+	idx := make([]int, m)
+	for i := range idx {
+		idx[i] = i
+	}
+	slices.SortStableFunc(idx, func(x, y int) int {
+		switch {
+		case ps[x] < ps[y]:
+			return -1
+		case ps[x] > ps[y]:
+			return 1
+		}
+		return 0
+	})
+	switch a {
+	case Holm:
+		// p_(i) ← max over j ≤ i of min(1, (m − j + 1)·p_(j)).
+		run := 0.0
+		for rank, i := range idx {
+			v := min(1, float64(m-rank)*ps[i])
+			run = max(run, v)
+			out[i] = run
+		}
+	case BH:
+		// p_(i) ← min over j ≥ i of min(1, m/j·p_(j)).
+		run := 1.0
+		for rank := m - 1; rank >= 0; rank-- {
+			i := idx[rank]
+			v := min(1, float64(m)/float64(rank+1)*ps[i])
+			run = min(run, v)
+			out[i] = run
+		}
+	}
+	return out
+}

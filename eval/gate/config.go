@@ -420,9 +420,9 @@ func Bounded(pattern string) bool {
 }
 
 // unbounded are the declared metrics (and families) that are means or
-// percentiles of counts, tokens or milliseconds: every other declared
+// percentiles of counts, tokens, dollars or milliseconds: every other declared
 // metric is a rate or a score in [0, 1].
-var unbounded = []string{"cost.tokens", "cost.latency", "cost.model_calls", "cost.search_calls", "limits.refused", "evidence.bullets"}
+var unbounded = []string{"cost.tokens", "cost.usd", "cost.latency", "cost.model_calls", "cost.search_calls", "limits.refused", "evidence.bullets"}
 
 // outOfRange says why a threshold bound can never be checked usefully: it
 // lies outside its metric's range, or every value in the range meets it.

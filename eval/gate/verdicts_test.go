@@ -38,7 +38,9 @@ func fives(n int, wrong map[int]int) report.Source {
 func TestOneUnluckyDrawNeverFails(t *testing.T) {
 	base := fives(12, map[int]int{0: 1})
 	cur := fives(12, map[int]int{0: 2})
-	v, err := Evaluate(mustLoad(t, "regressions: {tolerance: 0}\n"), cur, base, Options{})
+	// Costs are not rates: the unlucky draw's other route costs a little
+	// more, which cost's own tolerance (gates.yaml) is for.
+	v, err := Evaluate(mustLoad(t, "regressions: {tolerance: 0, metrics: {cost.*: {ignore: true}}}\n"), cur, base, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -3,6 +3,7 @@ package run_test
 import (
 	"bytes"
 	"context"
+	"flag"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -25,6 +26,10 @@ import (
 // "no that's plenty, thanks" is decided by no.word (now a phrase) rather
 // than no.decline; issue 28, the "usd" of each case and the cost.usd
 // metrics.
+// updateOneSample rewrites the one-sample goldens: only for a change that
+// moves every report on purpose (a new scorer field), its diff reviewed.
+var updateOneSample = flag.Bool("update-one-sample", false, "rewrite testdata/one-sample.* from this build")
+
 func TestOneSampleIsUnchanged(t *testing.T) {
 	testdata, err := filepath.Abs("testdata")
 	if err != nil {
@@ -49,14 +54,25 @@ func TestOneSampleIsUnchanged(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
+		if *updateOneSample {
+			if err := os.WriteFile(filepath.Join(testdata, f.want), got, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			continue
+		}
 		if !bytes.Equal(got, want) {
-			t.Errorf("%s with --samples 1 differs from the report before samples (%s)", f.got, f.want)
+			t.Errorf("%s with --samples 1 differs from the report before samples (%s; after a change that moves the report on purpose, go test -run TestOneSampleIsUnchanged -update-one-sample and review the diff)", f.got, f.want)
 		}
 	}
 	_ = stdout
 	io, stdout, stderr = cmdutil.Test("")
 	if code := root.Main(context.Background(), []string{"run", "--samples", "1", "--out", "", "--runs", ""}, io); code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	if *updateOneSample {
+		if err := os.WriteFile(filepath.Join(testdata, "one-sample.stdout"), stdout.Bytes(), 0o644); err != nil {
+			t.Fatal(err)
+		}
 	}
 	want, _ := os.ReadFile(filepath.Join(testdata, "one-sample.stdout"))
 	if got := stdout.String(); got != string(want) {

@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"time"
 )
 
 // SetDir is a folder of files published as one: a report set (report.json,
@@ -162,10 +163,17 @@ func IsTemporary(name string) bool {
 	return strings.HasPrefix(name, ".") && strings.Contains(name, ".tmp-")
 }
 
+// processStart is when this process started (near enough: when the
+// package was initialised). Sweep leaves younger temporaries alone.
+var processStart = time.Now()
+
 // Sweep removes the temporaries in dir (not below it) that no live process
 // holds: what a killed run or recording left behind. A temporary is held by
 // the lock its writer takes when creating it, so a concurrent writer's are
-// kept. It returns how many it removed.
+// kept; one made since this process started is kept too, because between
+// its creation and its lock a sweeper could not tell it from a dead one
+// (two runs in one process, or one that started just after this one). It
+// returns how many it removed.
 func Sweep(dir string) int {
 	ents, err := os.ReadDir(dir)
 	if err != nil {
@@ -177,6 +185,9 @@ func Sweep(dir string) int {
 			continue
 		}
 		p := filepath.Join(dir, e.Name())
+		if info, err := e.Info(); err != nil || !info.ModTime().Before(processStart) {
+			continue
+		}
 		probe := p
 		if e.IsDir() {
 			probe = filepath.Join(p, LockName)

@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"testing"
+	"time"
 )
 
 func TestSetDirSwapsWhole(t *testing.T) {
@@ -89,10 +90,20 @@ func TestSweepKeepsWhatIsHeld(t *testing.T) {
 	os.MkdirAll(deadSet, 0o755)
 	os.WriteFile(filepath.Join(deadSet, LockName), nil, 0o644)
 	os.WriteFile(filepath.Join(dir, "keep.json"), nil, 0o644)
+	// What a killed run left is older than this process; a temporary made
+	// since, not yet locked by its writer, is left alone.
+	old := processStart.Add(-time.Minute)
+	for _, p := range []string{dead, deadSet} {
+		if err := os.Chtimes(p, old, old); err != nil {
+			t.Fatal(err)
+		}
+	}
+	young := filepath.Join(dir, ".report.html.tmp-789")
+	os.WriteFile(young, []byte("x"), 0o644)
 	if n := Sweep(dir); n != 2 {
 		t.Errorf("Sweep removed %d, want 2", n)
 	}
-	for _, p := range []string{live.Name(), liveSet.Path(""), filepath.Join(dir, "keep.json")} {
+	for _, p := range []string{live.Name(), liveSet.Path(""), filepath.Join(dir, "keep.json"), young} {
 		if _, err := os.Stat(p); err != nil {
 			t.Errorf("%s: %v", p, err)
 		}

@@ -62,8 +62,14 @@ type consentAgg struct {
 	Rates
 	labels   map[string][2]int // label → {correct, total}
 	datasets map[string][2]int // dataset → {correct, total}
-	wrong    [][]string
+	wrong    [][]string        // the first maxWrongRows misclassified replies
+	more     int               // misclassified replies beyond them
 }
+
+// maxWrongRows bounds the misclassified-replies table: the summary stays
+// the same size however many cases fail (each case, failing or not, is in
+// the report's cases).
+const maxWrongRows = 100
 
 func (a *consentAgg) Add(c CaseInfo, r Result) {
 	a.Rates.Add(c, r)
@@ -81,8 +87,10 @@ func (a *consentAgg) Add(c CaseInfo, r Result) {
 		if ch.Pass {
 			n[0]++
 			d[0]++
-		} else {
+		} else if len(a.wrong) < maxWrongRows {
 			a.wrong = append(a.wrong, []string{c.Key, r.Attrs["reply"], ch.Expected, ch.Got, r.Attrs["rule"]})
+		} else {
+			a.more++
 		}
 		a.labels[ch.Expected], a.datasets[c.Dataset] = n, d
 	}
@@ -113,11 +121,15 @@ func (a *consentAgg) Summary() Summary {
 		s.Metrics = append(s.Metrics, m)
 	}
 	if len(a.wrong) > 0 {
-		s.Tables = append(s.Tables, Table{
+		t := Table{
 			Title:  "Misclassified consent replies",
 			Header: []string{"case", "reply", "expected", "got", "rule"},
 			Rows:   a.wrong,
-		})
+		}
+		if a.more > 0 {
+			t.Notes = []string{fmt.Sprintf("%d more misclassified replies not listed; every case is in the report's cases", a.more)}
+		}
+		s.Tables = append(s.Tables, t)
 	}
 	return s
 }

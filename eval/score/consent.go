@@ -68,8 +68,14 @@ type consentAgg struct {
 	by       map[string][2]int // deciding path (rule, model) → {correct, total}
 	labels   map[string][2]int // label → {correct, total}
 	datasets map[string][2]int // dataset → {correct, total}
-	wrong    [][]string
+	wrong    [][]string        // the first maxWrongRows misclassified replies
+	more     int               // misclassified replies beyond them
 }
+
+// maxWrongRows bounds the misclassified-replies table: the summary stays
+// the same size however many cases fail (each case, failing or not, is in
+// the report's cases).
+const maxWrongRows = 100
 
 func (a *consentAgg) Add(c CaseInfo, r Result) {
 	a.Rates.Add(c, r)
@@ -91,8 +97,10 @@ func (a *consentAgg) Add(c CaseInfo, r Result) {
 			n[0]++
 			d[0]++
 			b[0]++
-		} else {
+		} else if len(a.wrong) < maxWrongRows {
 			a.wrong = append(a.wrong, []string{c.Key, r.Attrs["reply"], ch.Expected, ch.Got, r.Attrs["rule"]})
+		} else {
+			a.more++
 		}
 		a.labels[ch.Expected], a.datasets[c.Dataset], a.by[by] = n, d, b
 	}
@@ -135,11 +143,15 @@ func (a *consentAgg) Summary() Summary {
 		s.Tables = append(s.Tables, t)
 	}
 	if len(a.wrong) > 0 {
-		s.Tables = append(s.Tables, Table{
+		t := Table{
 			Title:  "Misclassified consent replies",
 			Header: []string{"case", "reply", "expected", "got", "rule"},
 			Rows:   a.wrong,
-		})
+		}
+		if a.more > 0 {
+			t.Notes = []string{fmt.Sprintf("%d more misclassified replies not listed; every case is in the report's cases", a.more)}
+		}
+		s.Tables = append(s.Tables, t)
 	}
 	return s
 }

@@ -210,9 +210,13 @@ func recordRun(ctx context.Context, opts *Options) error {
 	if seed := (evalrun.Shelf{Root: opts.Cassettes, Variant: "seed", Mode: mode}); seed != shelf {
 		shelves = append(shelves, seed)
 	}
-	ests, err := evalrun.EstimateItems(traffic, shelves, table, model, opts.Samples)
-	if err != nil {
-		return cmdutil.Usage(err)
+	// Estimates cost a read of every cassette: only when something uses
+	// them (a simulator recording costs nothing).
+	ests := make([]evalrun.Estimate, len(traffic))
+	if opts.Estimate || opts.MaxUSD > 0 || opts.MaxTokens > 0 {
+		if ests, err = evalrun.EstimateItems(traffic, shelves, table, model, opts.Samples); err != nil {
+			return cmdutil.Usage(err)
+		}
 	}
 	if opts.Estimate {
 		printEstimate(opts.IO.Out, traffic, ests, prov, model, max(opts.Samples, 1))

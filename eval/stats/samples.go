@@ -246,19 +246,7 @@ func signFlipMC(abs []int64, obs int64) float64 {
 	draws := signFlipDraws(len(abs))
 	hits := 0
 	for range draws {
-		var s int64
-		var bits uint64
-		for i, a := range abs {
-			if i%64 == 0 {
-				bits = rng.Uint64()
-			}
-			if bits&1 == 1 {
-				s += a
-			} else {
-				s -= a
-			}
-			bits >>= 1
-		}
+		s := randomSigns(rng, abs)
 		if s >= obs || -s >= obs {
 			hits++
 		}
@@ -448,22 +436,29 @@ func signFlipMCFloat(abs []float64, obs float64, draws int) float64 {
 	tol := 1e-12 * total // sums equal to the observed one count as reaching it
 	hits := 0
 	for range draws {
-		var s float64
-		var bits uint64
-		for i, a := range abs {
-			if i%64 == 0 {
-				bits = rng.Uint64()
-			}
-			if bits&1 == 1 {
-				s += a
-			} else {
-				s -= a
-			}
-			bits >>= 1
-		}
+		s := randomSigns(rng, abs)
 		if math.Abs(s) >= obs-tol {
 			hits++
 		}
 	}
 	return float64(1+hits) / float64(1+draws)
+}
+
+// randomSigns is one draw of the sign-flip distribution: the sum of abs,
+// each with a sign from one random bit (64 bits a draw of rng).
+func randomSigns[T int64 | float64](rng *rand.Rand, abs []T) T {
+	var s T
+	var bits uint64
+	for i, a := range abs {
+		if i%64 == 0 {
+			bits = rng.Uint64()
+		}
+		if bits&1 == 1 {
+			s += a
+		} else {
+			s -= a
+		}
+		bits >>= 1
+	}
+	return s
 }

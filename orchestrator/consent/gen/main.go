@@ -25,6 +25,7 @@ import (
 	"fmt"
 	"go/format"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"slices"
 	"sort"
@@ -355,22 +356,14 @@ func readDict(path string) (map[string]bool, string, error) {
 	return words, name, nil
 }
 
-// debianVersion returns the installed version of a Debian package, or "".
+// debianVersion returns the installed version of a Debian package, as
+// dpkg-query reports it, or "" (not installed, or not a Debian system).
 func debianVersion(pkg string) string {
-	v, err := os.ReadFile("/var/lib/dpkg/status")
+	out, err := exec.Command("dpkg-query", "--show", "--showformat=${Version}", pkg).Output()
 	if err != nil {
 		return ""
 	}
-	for _, para := range strings.Split(string(v), "\n\n") {
-		if strings.HasPrefix(para, "Package: "+pkg+"\n") {
-			for _, l := range strings.Split(para, "\n") {
-				if ver, ok := strings.CutPrefix(l, "Version: "); ok {
-					return ver
-				}
-			}
-		}
-	}
-	return ""
+	return strings.TrimSpace(string(out))
 }
 
 func langList(m map[string]bool) string {

@@ -30,7 +30,7 @@
 // Nothing in a trace comes from the wall clock, so a replay of recorded
 // traffic reproduces it byte for byte.
 //
-// Request layout (the simulator in fixtures/sim relies on it):
+// Request layout (the simulator in sim relies on it):
 //
 //	Phase 1:  [system: phase1 prompt, user: query]                       no tools
 //	Decline:  [system: decline prompt, user: query, assistant: phase 1, user: reply]

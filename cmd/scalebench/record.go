@@ -11,11 +11,11 @@ import (
 	"strings"
 	"time"
 
-	"github.com/searchbench/searchbench/fixtures/ratelimit"
-	"github.com/searchbench/searchbench/fixtures/sim"
 	"github.com/searchbench/searchbench/internal/cmd/record"
 	"github.com/searchbench/searchbench/internal/cmd/variant"
 	"github.com/searchbench/searchbench/internal/cmdutil"
+	"github.com/searchbench/searchbench/sim"
+	"github.com/searchbench/searchbench/sim/ratelimit"
 )
 
 // recResult is one recording of the routing dataset through the limiter.

@@ -17,7 +17,7 @@ import (
 	"encoding/json"
 	"fmt"
 
-	"github.com/searchbench/searchbench/internal/problem"
+	"github.com/searchbench/searchbench/lib/problem"
 )
 
 // Kinds of dataset. A file names its kind in its top-level `kind:` key.

@@ -13,7 +13,7 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
-	"github.com/searchbench/searchbench/internal/problem"
+	"github.com/searchbench/searchbench/lib/problem"
 )
 
 var idRE = regexp.MustCompile(`^[a-z0-9][a-z0-9._-]*$`)

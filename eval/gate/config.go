@@ -12,7 +12,7 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/searchbench/searchbench/eval/score"
-	"github.com/searchbench/searchbench/internal/problem"
+	"github.com/searchbench/searchbench/lib/problem"
 )
 
 // Config is a parsed gates file.

@@ -10,7 +10,7 @@ import (
 	"github.com/searchbench/searchbench/eval/report"
 	"github.com/searchbench/searchbench/eval/report/reporttest"
 	"github.com/searchbench/searchbench/eval/score"
-	"github.com/searchbench/searchbench/internal/golden"
+	"github.com/searchbench/searchbench/lib/golden"
 	"github.com/searchbench/searchbench/orchestrator/trace"
 )
 

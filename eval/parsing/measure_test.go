@@ -10,7 +10,7 @@ import (
 	"testing"
 	"text/tabwriter"
 
-	"github.com/searchbench/searchbench/internal/golden"
+	"github.com/searchbench/searchbench/lib/golden"
 )
 
 // shipped is the dataset the harness ships.

@@ -12,8 +12,8 @@ import (
 	"strings"
 
 	"github.com/searchbench/searchbench/eval/score"
-	"github.com/searchbench/searchbench/internal/jsonx"
-	"github.com/searchbench/searchbench/internal/textdiff"
+	"github.com/searchbench/searchbench/lib/jsonx"
+	"github.com/searchbench/searchbench/lib/textdiff"
 )
 
 // HTMLName is the file of the browsable report, beside report.json.

@@ -14,7 +14,7 @@ import (
 
 	"github.com/searchbench/searchbench/eval/report"
 	"github.com/searchbench/searchbench/eval/report/reporttest"
-	"github.com/searchbench/searchbench/internal/secret"
+	"github.com/searchbench/searchbench/lib/secret"
 )
 
 // traces writes the fixed run's traces, with the scrubber of set.

@@ -9,7 +9,7 @@ import (
 	"github.com/searchbench/searchbench/eval/report"
 	"github.com/searchbench/searchbench/eval/report/reporttest"
 	"github.com/searchbench/searchbench/eval/score"
-	"github.com/searchbench/searchbench/internal/textdiff"
+	"github.com/searchbench/searchbench/lib/textdiff"
 )
 
 // shards splits the fixed run into n shard reports, as n sharded runs of

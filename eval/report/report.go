@@ -17,7 +17,7 @@ import (
 	"strings"
 
 	"github.com/searchbench/searchbench/eval/score"
-	"github.com/searchbench/searchbench/internal/jsonx"
+	"github.com/searchbench/searchbench/lib/jsonx"
 	"github.com/searchbench/searchbench/orchestrator/answer"
 	"github.com/searchbench/searchbench/orchestrator/trace"
 )

@@ -11,8 +11,8 @@ import (
 	"github.com/searchbench/searchbench/eval/report"
 	"github.com/searchbench/searchbench/eval/report/reporttest"
 	"github.com/searchbench/searchbench/eval/score"
-	"github.com/searchbench/searchbench/internal/golden"
-	"github.com/searchbench/searchbench/internal/textdiff"
+	"github.com/searchbench/searchbench/lib/golden"
+	"github.com/searchbench/searchbench/lib/textdiff"
 	"github.com/searchbench/searchbench/orchestrator/trace"
 )
 

@@ -10,7 +10,7 @@ import (
 
 	"github.com/searchbench/searchbench/eval/report"
 	"github.com/searchbench/searchbench/eval/report/reporttest"
-	"github.com/searchbench/searchbench/internal/golden"
+	"github.com/searchbench/searchbench/lib/golden"
 )
 
 // fixtureGate is a failing verdict over the fixed run, with explanations

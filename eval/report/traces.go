@@ -12,7 +12,7 @@ import (
 
 	"github.com/searchbench/searchbench/eval/dataset"
 	"github.com/searchbench/searchbench/eval/score"
-	"github.com/searchbench/searchbench/internal/jsonx"
+	"github.com/searchbench/searchbench/lib/jsonx"
 	"github.com/searchbench/searchbench/orchestrator/trace"
 )
 

@@ -12,8 +12,8 @@ import (
 	"testing"
 
 	"github.com/searchbench/searchbench/eval/dataset"
-	"github.com/searchbench/searchbench/fixtures"
-	"github.com/searchbench/searchbench/internal/fsutil"
+	"github.com/searchbench/searchbench/lib/fsutil"
+	"github.com/searchbench/searchbench/sim/scenario"
 )
 
 // TestEveryFaultRecordsLiveStyleAndReplays records every shipped routing
@@ -23,12 +23,12 @@ import (
 // sets of cassettes are byte-identical, and the live-style set replays with
 // no error. Every fault kind must be exercised by some shipped case.
 func TestEveryFaultRecordsLiveStyleAndReplays(t *testing.T) {
-	scripts, err := fixtures.Scripts("seed")
+	scripts, err := scenario.Scripts("seed")
 	if err != nil {
 		t.Fatal(err)
 	}
-	faultsOf := func(c *dataset.Case) []fixtures.Fault {
-		var fs []fixtures.Fault
+	faultsOf := func(c *dataset.Case) []scenario.Fault {
+		var fs []scenario.Fault
 		queries := []string{c.Query}
 		for _, tr := range c.Turns {
 			queries = append(queries, tr.User)
@@ -44,13 +44,13 @@ func TestEveryFaultRecordsLiveStyleAndReplays(t *testing.T) {
 	// its own (fact-first tavily_plus_exa questions lead with Tavily), and
 	// scripts play the rest.
 	items := plan(t, shipped(t), "dataset:routing", "dataset:flows")
-	covered := map[fixtures.Fault]bool{fixtures.FaultOrderMiss: true}
+	covered := map[scenario.Fault]bool{scenario.FaultOrderMiss: true}
 	for _, it := range items {
 		for _, f := range faultsOf(it.Case) {
 			covered[f] = true
 		}
 	}
-	for _, f := range fixtures.Faults {
+	for _, f := range scenario.Faults {
 		if !covered[f] {
 			t.Errorf("fault %q is played by no shipped routing or flows case: add one", f)
 		}

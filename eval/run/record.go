@@ -14,13 +14,13 @@ import (
 	"github.com/searchbench/searchbench/eval/dataset"
 	"github.com/searchbench/searchbench/eval/price"
 	"github.com/searchbench/searchbench/eval/vcr"
-	"github.com/searchbench/searchbench/fixtures/sim"
-	"github.com/searchbench/searchbench/internal/fsutil"
-	"github.com/searchbench/searchbench/internal/secret"
+	"github.com/searchbench/searchbench/lib/fsutil"
+	"github.com/searchbench/searchbench/lib/secret"
 	"github.com/searchbench/searchbench/orchestrator"
 	"github.com/searchbench/searchbench/orchestrator/httpx"
 	"github.com/searchbench/searchbench/orchestrator/prompts"
 	"github.com/searchbench/searchbench/orchestrator/trace"
+	"github.com/searchbench/searchbench/sim"
 )
 
 // Backends a recording can talk to.

@@ -8,7 +8,7 @@ import (
 
 	"github.com/searchbench/searchbench/eval/report"
 	"github.com/searchbench/searchbench/eval/score"
-	"github.com/searchbench/searchbench/fixtures/sim"
+	"github.com/searchbench/searchbench/sim"
 )
 
 // liveAt records items live against the simulator on loopback at base URLs

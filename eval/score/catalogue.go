@@ -5,7 +5,7 @@ import (
 	"strings"
 
 	"github.com/searchbench/searchbench/eval/dataset"
-	"github.com/searchbench/searchbench/internal/problem"
+	"github.com/searchbench/searchbench/lib/problem"
 )
 
 // Declaration is what a scorer promises before it sees any case: the

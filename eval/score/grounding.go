@@ -16,7 +16,7 @@ import (
 	"golang.org/x/text/unicode/norm"
 
 	"github.com/searchbench/searchbench/eval/stats"
-	"github.com/searchbench/searchbench/internal/textdiff"
+	"github.com/searchbench/searchbench/lib/textdiff"
 	"github.com/searchbench/searchbench/orchestrator/answer"
 	"github.com/searchbench/searchbench/orchestrator/trace"
 )

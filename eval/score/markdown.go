@@ -5,7 +5,7 @@ import (
 
 	"strings"
 
-	"github.com/searchbench/searchbench/internal/textdiff"
+	"github.com/searchbench/searchbench/lib/textdiff"
 	"github.com/searchbench/searchbench/orchestrator/trace"
 )
 

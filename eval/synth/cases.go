@@ -5,7 +5,7 @@ import (
 	"math/rand/v2"
 	"strings"
 
-	"github.com/searchbench/searchbench/fixtures"
+	"github.com/searchbench/searchbench/sim/scenario"
 )
 
 // subject is one theme of the fixture corpus: a concept the corpus
@@ -92,11 +92,11 @@ func routingQuery(r *rand.Rand) query {
 	switch r.IntN(3) {
 	case 0:
 		f := s.facts[r.IntN(len(s.facts))]
-		return query{fmt.Sprintf(factFrames[r.IntN(len(factFrames))], f) + "?", fixtures.RouteTavilyOnly}
+		return query{fmt.Sprintf(factFrames[r.IntN(len(factFrames))], f) + "?", scenario.RouteTavilyOnly}
 	case 1:
-		return query{fmt.Sprintf(conceptTemplates[r.IntN(len(conceptTemplates))], s.concept) + "?", fixtures.RouteExaOnly}
+		return query{fmt.Sprintf(conceptTemplates[r.IntN(len(conceptTemplates))], s.concept) + "?", scenario.RouteExaOnly}
 	}
-	return query{fmt.Sprintf(mixedTemplates[r.IntN(len(mixedTemplates))], s.concept, s.orgs) + "?", fixtures.RouteTavilyPlusExa}
+	return query{fmt.Sprintf(mixedTemplates[r.IntN(len(mixedTemplates))], s.concept, s.orgs) + "?", scenario.RouteTavilyPlusExa}
 }
 
 // Wire forms of the dataset files, in the field order the shipped files use.
@@ -160,7 +160,7 @@ func phase1Query(q string) string { return strings.TrimRight(q, "?") }
 // yes, search now, no, or a new question); some skip Phase 1 with an
 // override "?"; some replay a script of the simulated model, which carries
 // its failures (rate limits, broken answers, Exa errors) into the set.
-func flow(r *rand.Rand, id string, scripts []*fixtures.Script) flowCase {
+func flow(r *rand.Rand, id string, scripts []*scenario.Script) flowCase {
 	q := routingQuery(r)
 	p1 := expect{Phase: "phase1", Override: boolp(false)}
 	switch k := r.IntN(20); {

@@ -33,9 +33,9 @@ import (
 
 	"github.com/searchbench/searchbench/eval/dataset"
 	evalrun "github.com/searchbench/searchbench/eval/run"
-	"github.com/searchbench/searchbench/fixtures"
-	"github.com/searchbench/searchbench/internal/fsutil"
+	"github.com/searchbench/searchbench/lib/fsutil"
 	"github.com/searchbench/searchbench/orchestrator/prompts"
+	"github.com/searchbench/searchbench/sim/scenario"
 )
 
 // Variant is the prompt variant synthetic cassettes are recorded for.
@@ -106,7 +106,7 @@ func GenerateContext(ctx context.Context, dir string, n int, seed int64) error {
 // datasets builds the dataset files of a set of n cases, by file name.
 func datasets(n int, seed int64) (map[string][]byte, error) {
 	r := rand.New(rand.NewPCG(uint64(seed), 0x5eedc0de))
-	scripts, err := fixtures.Scripts(Variant)
+	scripts, err := scenario.Scripts(Variant)
 	if err != nil {
 		return nil, fmt.Errorf("synth: %w", err)
 	}
@@ -160,11 +160,11 @@ func datasets(n int, seed int64) (map[string][]byte, error) {
 // folder, or let the caller regenerate on a replay error.)
 func Key() (string, error) {
 	p := prompts.Builtin().Hash
-	docs, err := fixtures.Corpus()
+	docs, err := scenario.Corpus()
 	if err != nil {
 		return "", err
 	}
-	sc, err := fixtures.Scripts(Variant)
+	sc, err := scenario.Scripts(Variant)
 	if err != nil {
 		return "", err
 	}

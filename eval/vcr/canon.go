@@ -8,7 +8,7 @@ import (
 	"unicode/utf16"
 	"unicode/utf8"
 
-	"github.com/searchbench/searchbench/internal/jsonx"
+	"github.com/searchbench/searchbench/lib/jsonx"
 )
 
 // CanonicalBody returns the form of a request body that matching compares:

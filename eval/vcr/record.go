@@ -18,7 +18,7 @@ import (
 	"gopkg.in/dnaeon/go-vcr.v4/pkg/cassette"
 	"gopkg.in/dnaeon/go-vcr.v4/pkg/recorder"
 
-	"github.com/searchbench/searchbench/internal/fsutil"
+	"github.com/searchbench/searchbench/lib/fsutil"
 )
 
 // RecordOptions configures a recording.

@@ -20,7 +20,7 @@ import (
 
 	"gopkg.in/dnaeon/go-vcr.v4/pkg/cassette"
 
-	"github.com/searchbench/searchbench/internal/secret"
+	"github.com/searchbench/searchbench/lib/secret"
 	"github.com/searchbench/searchbench/orchestrator/httpx"
 )
 

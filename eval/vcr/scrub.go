@@ -15,7 +15,7 @@ import (
 
 	"gopkg.in/dnaeon/go-vcr.v4/pkg/cassette"
 
-	"github.com/searchbench/searchbench/internal/secret"
+	"github.com/searchbench/searchbench/lib/secret"
 )
 
 // MinSecretLen is the shortest secret value the recorder accepts. Replacing

@@ -7,7 +7,7 @@ import (
 
 	"golang.org/x/term"
 
-	"github.com/searchbench/searchbench/internal/secret"
+	"github.com/searchbench/searchbench/lib/secret"
 )
 
 // IOStreams are the streams a command reads and writes. Commands never touch

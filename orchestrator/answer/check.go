@@ -13,8 +13,8 @@ import (
 	"github.com/santhosh-tekuri/jsonschema/v6"
 	"golang.org/x/net/idna"
 
-	"github.com/searchbench/searchbench/internal/jsonx"
-	"github.com/searchbench/searchbench/internal/textdiff"
+	"github.com/searchbench/searchbench/lib/jsonx"
+	"github.com/searchbench/searchbench/lib/textdiff"
 )
 
 // Limits from the seed's contract.

@@ -5,7 +5,7 @@ import (
 	"regexp"
 	"strings"
 
-	"github.com/searchbench/searchbench/internal/textdiff"
+	"github.com/searchbench/searchbench/lib/textdiff"
 )
 
 // Phase 1 body limits: the seed asks for 1–5 short paragraphs or a compact

@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/searchbench/searchbench/internal/textdiff"
+	"github.com/searchbench/searchbench/lib/textdiff"
 )
 
 // Phase2Report is what CheckPhase2 found in a Phase 2 message.

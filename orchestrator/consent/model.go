@@ -5,7 +5,7 @@ import "encoding/json"
 // The model fallback: a reply the rules cannot place (Decision.Unplaced) is
 // sent by the session to the chat model as a small classification request
 // with this system prompt and a strict JSON schema response format named
-// ModelSchemaName. The simulator (fixtures/sim) recognises the request by
+// ModelSchemaName. The simulator (sim) recognises the request by
 // that name and answers it from its policy.
 
 // ModelSchemaName names the response format of a classification request.

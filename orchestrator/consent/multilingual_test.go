@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/searchbench/searchbench/internal/golden"
+	"github.com/searchbench/searchbench/lib/golden"
 )
 
 // multilingualFile is the held-out set generated from glibc's locales

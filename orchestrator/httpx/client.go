@@ -16,7 +16,7 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/searchbench/searchbench/internal/secret"
+	"github.com/searchbench/searchbench/lib/secret"
 )
 
 // Attempt is one HTTP exchange of a call, kept so a trace can show

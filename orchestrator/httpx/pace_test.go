@@ -13,7 +13,7 @@ import (
 	"testing/synctest"
 	"time"
 
-	"github.com/searchbench/searchbench/fixtures/ratelimit"
+	"github.com/searchbench/searchbench/sim/ratelimit"
 )
 
 // handlerTransport serves requests in memory, so a synctest bubble's fake

@@ -6,7 +6,7 @@ import (
 	"sync"
 	"unicode/utf8"
 
-	"github.com/searchbench/searchbench/internal/jsonx"
+	"github.com/searchbench/searchbench/lib/jsonx"
 )
 
 // appendRequest appends the body of r without Extra: the bytes

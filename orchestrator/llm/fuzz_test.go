@@ -7,7 +7,7 @@ import (
 	"reflect"
 	"testing"
 
-	"github.com/searchbench/searchbench/internal/jsonx"
+	"github.com/searchbench/searchbench/lib/jsonx"
 )
 
 // FuzzDecodeResponse checks that no body panics the decoder, that its fast

@@ -7,7 +7,7 @@ import (
 	"math"
 	"strings"
 
-	"github.com/searchbench/searchbench/internal/jsonx"
+	"github.com/searchbench/searchbench/lib/jsonx"
 	"github.com/searchbench/searchbench/orchestrator/httpx"
 )
 

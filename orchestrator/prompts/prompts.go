@@ -40,10 +40,10 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
-	"github.com/searchbench/searchbench/internal/suggest"
+	"github.com/searchbench/searchbench/lib/suggest"
 	builtin "github.com/searchbench/searchbench/prompts"
 
-	"github.com/searchbench/searchbench/internal/problem"
+	"github.com/searchbench/searchbench/lib/problem"
 )
 
 // Default is the variant used when none is named.

@@ -1,7 +1,7 @@
 package search
 
 import (
-	"github.com/searchbench/searchbench/internal/jsonx"
+	"github.com/searchbench/searchbench/lib/jsonx"
 )
 
 // fastDecoder is a response that reads its usual form in one pass. The

@@ -8,11 +8,11 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/searchbench/searchbench/fixtures/sim"
 	"github.com/searchbench/searchbench/internal/cmd/root"
 	"github.com/searchbench/searchbench/internal/cmdutil"
 	"github.com/searchbench/searchbench/orchestrator/answer"
 	"github.com/searchbench/searchbench/orchestrator/trace"
+	"github.com/searchbench/searchbench/sim"
 )
 
 // simEnv starts the simulator on loopback and returns an environment that

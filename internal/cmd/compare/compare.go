@@ -22,8 +22,8 @@ import (
 	cmdrun "github.com/searchbench/searchbench/internal/cmd/run"
 	"github.com/searchbench/searchbench/internal/cmd/variant"
 	"github.com/searchbench/searchbench/internal/cmdutil"
-	"github.com/searchbench/searchbench/internal/fsutil"
-	"github.com/searchbench/searchbench/internal/secret"
+	"github.com/searchbench/searchbench/lib/fsutil"
+	"github.com/searchbench/searchbench/lib/secret"
 	"github.com/searchbench/searchbench/orchestrator/prompts"
 )
 

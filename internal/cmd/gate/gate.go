@@ -23,8 +23,8 @@ import (
 	"github.com/searchbench/searchbench/eval/report"
 	"github.com/searchbench/searchbench/eval/score"
 	"github.com/searchbench/searchbench/internal/cmdutil"
-	"github.com/searchbench/searchbench/internal/fsutil"
-	"github.com/searchbench/searchbench/internal/secret"
+	"github.com/searchbench/searchbench/lib/fsutil"
+	"github.com/searchbench/searchbench/lib/secret"
 )
 
 // Report file names inside an output folder.

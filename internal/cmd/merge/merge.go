@@ -18,7 +18,7 @@ import (
 	"github.com/searchbench/searchbench/eval/score"
 	cmdgate "github.com/searchbench/searchbench/internal/cmd/gate"
 	"github.com/searchbench/searchbench/internal/cmdutil"
-	"github.com/searchbench/searchbench/internal/fsutil"
+	"github.com/searchbench/searchbench/lib/fsutil"
 )
 
 // Options are the inputs of one merge.

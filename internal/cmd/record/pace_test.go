@@ -12,11 +12,11 @@ import (
 	"testing/synctest"
 	"time"
 
-	"github.com/searchbench/searchbench/fixtures/ratelimit"
-	"github.com/searchbench/searchbench/fixtures/sim"
 	"github.com/searchbench/searchbench/internal/cmd/record"
 	"github.com/searchbench/searchbench/internal/cmd/variant"
 	"github.com/searchbench/searchbench/internal/cmdutil"
+	"github.com/searchbench/searchbench/sim"
+	"github.com/searchbench/searchbench/sim/ratelimit"
 )
 
 // memTransport serves requests in memory: inside a synctest bubble the

@@ -7,9 +7,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/searchbench/searchbench/fixtures/sim"
 	"github.com/searchbench/searchbench/internal/cmd/root"
 	"github.com/searchbench/searchbench/internal/cmdutil"
+	"github.com/searchbench/searchbench/sim"
 )
 
 func sb(t *testing.T, args ...string) (int, string, string) {

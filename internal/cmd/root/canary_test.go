@@ -18,10 +18,10 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/searchbench/searchbench/fixtures/sim"
 	"github.com/searchbench/searchbench/internal/cmd/root"
 	"github.com/searchbench/searchbench/internal/cmdutil"
-	"github.com/searchbench/searchbench/internal/secret"
+	"github.com/searchbench/searchbench/lib/secret"
+	"github.com/searchbench/searchbench/sim"
 )
 
 // Canary keys carry + / = so that their percent-encoded forms differ from

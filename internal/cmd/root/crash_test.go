@@ -20,7 +20,7 @@ import (
 	"github.com/searchbench/searchbench/eval/vcr"
 	"github.com/searchbench/searchbench/internal/cmd/root"
 	"github.com/searchbench/searchbench/internal/cmdutil"
-	"github.com/searchbench/searchbench/internal/fsutil"
+	"github.com/searchbench/searchbench/lib/fsutil"
 )
 
 // The crash test's cases: two routing cases whose cassettes differ between

@@ -19,7 +19,7 @@ import (
 	"github.com/searchbench/searchbench/eval/report/reporttest"
 	"github.com/searchbench/searchbench/internal/cmd/root"
 	"github.com/searchbench/searchbench/internal/cmdutil"
-	"github.com/searchbench/searchbench/internal/golden"
+	"github.com/searchbench/searchbench/lib/golden"
 )
 
 // artifactsEnv names a folder where the browser test leaves its

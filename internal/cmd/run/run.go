@@ -27,15 +27,15 @@ import (
 	evalrun "github.com/searchbench/searchbench/eval/run"
 	"github.com/searchbench/searchbench/eval/score"
 	"github.com/searchbench/searchbench/eval/vcr"
-	"github.com/searchbench/searchbench/fixtures/sim"
 	cmdgate "github.com/searchbench/searchbench/internal/cmd/gate"
 	"github.com/searchbench/searchbench/internal/cmd/variant"
 	"github.com/searchbench/searchbench/internal/cmdutil"
-	"github.com/searchbench/searchbench/internal/fsutil"
-	"github.com/searchbench/searchbench/internal/secret"
-	"github.com/searchbench/searchbench/internal/suggest"
+	"github.com/searchbench/searchbench/lib/fsutil"
+	"github.com/searchbench/searchbench/lib/secret"
+	"github.com/searchbench/searchbench/lib/suggest"
 	"github.com/searchbench/searchbench/orchestrator/executor"
 	"github.com/searchbench/searchbench/orchestrator/prompts"
+	"github.com/searchbench/searchbench/sim"
 )
 
 // Report file names inside --out.

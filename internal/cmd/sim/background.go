@@ -17,8 +17,8 @@ import (
 
 	"github.com/searchbench/searchbench/eval/vcr"
 	"github.com/searchbench/searchbench/internal/cmdutil"
-	"github.com/searchbench/searchbench/internal/fsutil"
-	"github.com/searchbench/searchbench/internal/secret"
+	"github.com/searchbench/searchbench/lib/fsutil"
+	"github.com/searchbench/searchbench/lib/secret"
 )
 
 // PIDEnv is the variable --env exports with the background server's

@@ -1,6 +1,6 @@
 // Package sim implements "searchbench sim": it serves the loopback
 // simulator of Tavily, Exa and the GPT-OSS chat endpoint (package
-// fixtures/sim) until interrupted, and prints the environment that points
+// sim) until interrupted, and prints the environment that points
 // the orchestrator's clients at it.
 package sim
 
@@ -17,11 +17,11 @@ import (
 
 	"github.com/spf13/cobra"
 
-	simsrv "github.com/searchbench/searchbench/fixtures/sim"
 	"github.com/searchbench/searchbench/internal/cmd/variant"
 	"github.com/searchbench/searchbench/internal/cmdutil"
 	"github.com/searchbench/searchbench/orchestrator/llm"
 	"github.com/searchbench/searchbench/orchestrator/search"
+	simsrv "github.com/searchbench/searchbench/sim"
 )
 
 // DefaultAddr is where the simulator listens unless told otherwise.

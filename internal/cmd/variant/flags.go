@@ -6,9 +6,9 @@ import (
 
 	"github.com/spf13/pflag"
 
-	"github.com/searchbench/searchbench/fixtures/sim"
 	"github.com/searchbench/searchbench/internal/cmdutil"
 	"github.com/searchbench/searchbench/orchestrator/prompts"
+	"github.com/searchbench/searchbench/sim"
 )
 
 // Flags are the flags that choose a prompt variant and an output mode,

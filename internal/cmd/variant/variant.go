@@ -16,11 +16,11 @@ import (
 	"github.com/spf13/cobra"
 
 	evalrun "github.com/searchbench/searchbench/eval/run"
-	"github.com/searchbench/searchbench/fixtures/sim"
 	"github.com/searchbench/searchbench/internal/cmdutil"
-	"github.com/searchbench/searchbench/internal/fsutil"
+	"github.com/searchbench/searchbench/lib/fsutil"
 	"github.com/searchbench/searchbench/orchestrator/prompts"
 	builtin "github.com/searchbench/searchbench/prompts"
+	"github.com/searchbench/searchbench/sim"
 
 	"github.com/searchbench/searchbench/eval/report"
 )

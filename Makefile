@@ -63,17 +63,23 @@ cassettes: build
 	  $(BIN) record --backend sim --variant $$v --mode $$m --filter dataset:routing --samples $$s || exit 1; done; done
 
 # consent-tables: regenerate the consent classifier's generated files
-# (orchestrator/consent/lexicon_cldr.yaml, lookalike_table.go) and the
-# multilingual held-out set (datasets/consent-multilingual.yaml) from their
-# sources: CLDR from the npm package cldr-misc-full (installed into a
-# temporary directory, never committed), English words and glibc's locales
-# from Debian (wamerican, locales).
+# (orchestrator/consent/lexicon_cldr.yaml, lexicon_gettext.yaml,
+# lookalike_table.go) from their sources: CLDR from the npm package
+# cldr-misc-full, the "Yes"/"No" button translations of the gettext
+# catalogs of the Debian packages in CONSENT_DEBS (apt-get download; both
+# fetched into a temporary directory, never committed), English words from
+# Debian wamerican. The multilingual held-out set
+# (datasets/consent-multilingual.yaml) is not rewritten: it was measured
+# once (gen -heldout builds it anew).
 CLDR_VERSION ?= 48.2.0
+CONSENT_DEBS ?= libgtk-3-common libgtk2.0-common libnewt0.52 dialog
 consent-tables:
 	@test -r /usr/share/dict/words || { echo "consent-tables: apt-get install wamerican"; exit 1; }
 	@tmp=$$(mktemp -d) && trap 'rm -rf $$tmp' EXIT && \
 	  (cd $$tmp && npm install --no-save --silent cldr-misc-full@$(CLDR_VERSION)) && \
-	  $(GO) run ./orchestrator/consent/gen -cldr $$tmp/node_modules/cldr-misc-full
+	  (cd $$tmp && apt-get download $(CONSENT_DEBS) >/dev/null) && \
+	  $(GO) run ./orchestrator/consent/gen -cldr $$tmp/node_modules/cldr-misc-full \
+	    $$(for f in $$tmp/*.deb; do printf -- '-deb %s ' "$$f"; done)
 
 # compare: replay both shipped prompt variants (each run is stored under
 # reports/runs/<variant>/model/) and compare them case by case, by name.

@@ -90,6 +90,9 @@ type matcher struct {
 	// "hai"), a typo correction ("pasa" → "pass") or a lone "y" inside
 	// someone's sentence ("Y qué pasa…") decides nothing.
 	strict bool
+	// words is the number of words in the reply: a generated word that is
+	// an English word too counts only when it is the only one.
+	words int
 }
 
 // classifyCounting is classify that also reports how many lexicon lookups
@@ -102,6 +105,12 @@ func classifyCounting(reply string) (verdict, int) {
 
 func (m *matcher) classify(reply string) verdict {
 	toks := tokenize(reply, m.lx)
+	m.words = 0
+	for _, t := range toks {
+		if t.kind == tokWord {
+			m.words++
+		}
+	}
 
 	// Split into clauses at separators: runs of words and emoji, sharing
 	// toks' backing array.
@@ -540,8 +549,22 @@ func (m *matcher) eachEntry(c []token, i int, f func(length int, k class)) {
 		if m.strict && c[i+length-1].corrected {
 			return
 		}
+		if e := c[i].exact; length == 1 && e != "" {
+			// A one-word entry is found by the word as typed first.
+			if k, ok := m.lx.exact[e]; ok {
+				gen := m.lx.exactGenerated[e]
+				if k != clAmbiguous && !(m.strict && (len(key) == 1 || gen)) && !(gen && m.lx.aloneExact[e] && m.words > 1) {
+					f(length, k)
+				}
+				continue
+			}
+		}
 		if k, ok := m.lx.entries[string(key)]; ok && k != clAmbiguous {
-			if m.strict && (len(key) == 1 || m.lx.generated[string(key)]) {
+			gen := m.lx.generated[string(key)]
+			if m.strict && (len(key) == 1 || gen) {
+				continue
+			}
+			if gen && m.lx.aloneKey[string(key)] && m.words > 1 {
 				continue
 			}
 			f(length, k)

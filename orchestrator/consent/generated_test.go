@@ -7,41 +7,46 @@ import (
 	"go.yaml.in/yaml/v3"
 )
 
-// TestGeneratedWords: every word of lexicon_cldr.yaml that lexicon.yaml does
-// not shadow, and that is not yes in one language and no in another once
-// read (lexicon.ambiguous), classifies as its class on its own.
+// TestGeneratedWords: every one-word entry of the generated files that the
+// lexicon reads as written — not shadowed by lexicon.yaml, not yes in one
+// language and no in another, not an English word only one file gives —
+// classifies as its class on its own.
 func TestGeneratedWords(t *testing.T) {
-	var f generatedFile
-	if err := yaml.Unmarshal(lexiconCLDR, &f); err != nil {
-		t.Fatal(err)
-	}
 	lx := lex()
-	skip := map[string]bool{}
-	for _, w := range append(append([]string{}, lx.shadowed...), lx.ambiguous...) {
-		skip[w] = true
+	if len(lx.sources) != 2 || !strings.HasPrefix(lx.sources[0], "npm cldr-misc-full ") || !strings.HasPrefix(lx.sources[1], "Debian ") {
+		t.Errorf("sources = %q, want the npm package and the Debian packages with their versions", lx.sources)
 	}
-	if !strings.HasPrefix(lx.source, "npm cldr-misc-full ") {
-		t.Errorf("source = %q, want the npm package and its version", lx.source)
-	}
-	n := 0
-	for _, li := range []struct {
-		words []genWord
-		want  Intent
-	}{{f.Yes, Yes}, {f.No, No}} {
-		for _, w := range li.words {
-			if skip[w.Word] || lx.entries[keyOf(w.Word)] == clAmbiguous {
-				continue
-			}
-			n++
-			if got, rule := Classify(w.Word); got != li.want {
-				t.Errorf("Classify(%q) (%v) = %s by %s, want %s", w.Word, w.Langs, got, rule, li.want)
+	n, skipped := 0, 0
+	for _, g := range generatedFiles {
+		var f generatedFile
+		if err := yaml.Unmarshal(g.data, &f); err != nil {
+			t.Fatal(err)
+		}
+		for _, li := range []struct {
+			words []genWord
+			want  Intent
+		}{{f.Yes, Yes}, {f.No, No}} {
+			for _, w := range li.words {
+				toks := tokenize(w.Word, nil)
+				if len(toks) != 1 {
+					continue // phrases: TestDataset and the held-out sets read them
+				}
+				e := toks[0].exact
+				if k, ok := lx.exact[e]; !ok || !lx.exactGenerated[e] || k == clAmbiguous {
+					skipped++
+					continue
+				}
+				n++
+				if got, rule := Classify(w.Word); got != li.want {
+					t.Errorf("%s: Classify(%q) (%v) = %s by %s, want %s", g.name, w.Word, w.Langs, got, rule, li.want)
+				}
 			}
 		}
 	}
-	if n < 300 {
-		t.Errorf("only %d generated words checked; want the whole CLDR list", n)
+	if n < 400 {
+		t.Errorf("only %d generated words checked; want both files", n)
 	}
-	t.Logf("%d generated words; %d shadowed by lexicon.yaml, %d ambiguous", n, len(lx.shadowed), len(lx.ambiguous))
+	t.Logf("%d generated words read as written, %d skipped (shadowed, ambiguous or English words one source gives)", n, skipped)
 }
 
 // keyOf is the lexicon key of a phrase.

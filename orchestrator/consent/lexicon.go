@@ -1,9 +1,11 @@
 package consent
 
 import (
+	"cmp"
 	_ "embed"
 	"errors"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 	"sync"
@@ -19,6 +21,18 @@ var lexiconYAML []byte
 //
 //go:embed lexicon_cldr.yaml
 var lexiconCLDR []byte
+
+// lexiconGettext is the generated yes/no words of the "Yes" and "No" button
+// translations in Debian packages' gettext catalogs (gen/gettext.go).
+//
+//go:embed lexicon_gettext.yaml
+var lexiconGettext []byte
+
+// generatedFiles are the generated word files, in the order they load.
+var generatedFiles = []struct {
+	name string
+	data []byte
+}{{"lexicon_cldr.yaml", lexiconCLDR}, {"lexicon_gettext.yaml", lexiconGettext}}
 
 // class is what a lexicon entry does in a reply.
 type class uint8
@@ -83,8 +97,19 @@ type lexicon struct {
 	// ambiguous lists the generated words that read as a word of the
 	// other class: they are entries of no class (clAmbiguous).
 	ambiguous []string
-	// source names the generated file's source and version.
-	source string
+	// exact maps the exact form of a one-word entry (token.exact) to its
+	// class; it is looked up before entries. exactGenerated holds the
+	// exact forms only generated files have.
+	exact          map[string]class
+	exactGenerated map[string]bool
+	// alone holds the generated words that are English words too ("nu",
+	// "non"), by exact form and by key: they count only as a whole reply,
+	// and only when two generated files give them the same class
+	// (english holds them until addCorroborated decides).
+	aloneExact, aloneKey map[string]bool
+	english              map[englishWord][]genWord
+	// sources names each generated file's source and version.
+	sources []string
 }
 
 // lexiconFile mirrors lexicon.yaml. Each list is one class.
@@ -127,8 +152,13 @@ func (e *lexEntry) UnmarshalYAML(n *yaml.Node) error {
 // programming error.
 var lex = sync.OnceValue(func() *lexicon {
 	l, err := loadLexicon(lexiconYAML, "lexicon.yaml")
+	for _, g := range generatedFiles {
+		if err == nil {
+			err = l.addGenerated(g.data, g.name)
+		}
+	}
 	if err == nil {
-		err = l.addGenerated(lexiconCLDR, "lexicon_cldr.yaml")
+		l.addCorroborated()
 	}
 	if err != nil {
 		panic(err)
@@ -136,22 +166,54 @@ var lex = sync.OnceValue(func() *lexicon {
 	return l
 })
 
-// generatedFile mirrors lexicon_cldr.yaml.
+// englishWord is a generated word that is an English word too, in one class.
+type englishWord struct {
+	word string
+	c    class
+}
+
+// addCorroborated adds the generated words that are English words too and
+// that two sources give the same class ("nu": Romanian no in CLDR and in
+// GTK's catalogs). A word only one source gives ("sin", Kabuverdianu yes
+// in CLDR alone) is left out: an English reply would use it as English.
+func (l *lexicon) addCorroborated() {
+	keys := slices.SortedFunc(maps.Keys(l.english), func(a, b englishWord) int {
+		return cmp.Or(strings.Compare(a.word, b.word), cmp.Compare(a.c, b.c))
+	})
+	for _, k := range keys {
+		ws := l.english[k]
+		if len(ws) < 2 {
+			continue
+		}
+		var langs []string
+		for _, w := range ws {
+			langs = append(langs, w.Langs...)
+		}
+		slices.Sort(langs)
+		_ = l.addWord(genWord{Word: ws[0].Word, Langs: slices.Compact(langs), English: true}, k.c) // each was checked as it loaded
+	}
+	l.english = nil
+}
+
+// generatedFile mirrors lexicon_cldr.yaml and lexicon_gettext.yaml.
 type generatedFile struct {
-	Source  string    `yaml:"source"`
-	Yes     []genWord `yaml:"yes"`
-	No      []genWord `yaml:"no"`
-	Dropped []string  `yaml:"dropped"`
-	English []string  `yaml:"english"`
+	Source string    `yaml:"source"`
+	Yes    []genWord `yaml:"yes"`
+	No     []genWord `yaml:"no"`
 }
 
 type genWord struct {
 	Word  string   `yaml:"word"`
 	Langs []string `yaml:"langs"`
+	// English marks a word that is an English word too: it counts only as
+	// the whole reply.
+	English bool `yaml:"english"`
 }
 
-// covered returns the languages the lexicon has a yes or no word of: those
-// of the generated words, and English (lexicon.yaml).
+// covered returns the languages the lexicon covers: those with a yes or no
+// word in any generated file (CLDR, gettext), whether the word is read as
+// written, shadowed by lexicon.yaml or ambiguous, and English, the language
+// of lexicon.yaml.
 func (l *lexicon) covered() map[string]bool {
 	c := map[string]bool{"en": true}
 	for _, ls := range l.langs {
@@ -177,64 +239,103 @@ func (l *lexicon) addGenerated(data []byte, name string) error {
 	if f.Source == "" || len(f.Yes) == 0 || len(f.No) == 0 {
 		return fmt.Errorf("%s: source, yes and no must all be present and non-empty", name)
 	}
-	l.source = f.Source
+	l.sources = append(l.sources, f.Source)
 	if l.langs == nil {
 		l.langs = map[string][]string{}
 	}
+	if l.english == nil {
+		l.english = map[englishWord][]genWord{}
+	}
 	var errs []error
-	generated := map[string]bool{}
 	for _, li := range []struct {
 		c     class
 		words []genWord
 	}{{clYes, f.Yes}, {clNo, f.No}} {
 		for _, w := range li.words {
-			// Read as written: no typo correction towards hand-kept words
-			// ("ano" is Czech yes, not a slip for "nao").
-			toks := tokenize(w.Word, nil)
-			var keys []string
-			for _, t := range toks {
-				if t.kind != tokWord {
-					keys = nil
-					break
-				}
-				keys = append(keys, t.key)
-			}
-			if len(keys) == 0 || len(keys) > maxEntryWords || len(w.Langs) == 0 {
-				errs = append(errs, fmt.Errorf("%s: word %q is not 1 to %d words with languages", name, w.Word, maxEntryWords))
+			if w.English {
+				// Added by addCorroborated if another file agrees.
+				k := englishWord{w.Word, li.c}
+				l.english[k] = append(l.english[k], w)
 				continue
 			}
-			key := strings.Join(keys, " ")
-			_, ok := l.entries[key]
-			if ok && !generated[key] {
-				l.shadowed = append(l.shadowed, w.Word)
-				l.langs[key] = append(l.langs[key], w.Langs...)
-				continue
+			if err := l.addWord(w, li.c); err != nil {
+				errs = append(errs, fmt.Errorf("%s: %w", name, err))
 			}
-			generated[key] = true
-			l.generated[key] = true
-			if ok && l.entries[key] != li.c {
-				// Yes in one language and no in another once accents and
-				// look-alikes are read away ("ee", "eé"): neither.
-				l.ambiguous = append(l.ambiguous, w.Word)
-				l.entries[key] = clAmbiguous
-			} else if !ok {
-				l.entries[key] = li.c
-				l.maxKeyLen = max(l.maxKeyLen, len(key))
-				for i, t := range toks {
-					// A word is shown as its key when the key is ASCII, so
-					// that a look-alike letter of a generated word ("х")
-					// never spells an ASCII word ("x") in Normalize.
-					if _, ok := l.canon[keys[i]]; !ok && isASCII(keys[i]) {
-						l.canon[keys[i]] = keys[i]
-					} else if !ok {
-						l.canon[keys[i]] = t.text
-					}
-				}
-			}
-			l.langs[key] = append(l.langs[key], w.Langs...)
 		}
 	}
 	return errors.Join(errs...)
+}
+
+// addWord adds one generated word of class c.
+func (l *lexicon) addWord(w genWord, c class) error {
+	// Read as written: no typo correction towards hand-kept words ("ano" is
+	// Czech yes, not a slip for "nao").
+	toks := tokenize(w.Word, nil)
+	var keys []string
+	for _, t := range toks {
+		if t.kind != tokWord {
+			keys = nil
+			break
+		}
+		keys = append(keys, t.key)
+	}
+	if len(keys) == 0 || len(keys) > maxEntryWords || len(w.Langs) == 0 {
+		return fmt.Errorf("word %q is not 1 to %d words with languages", w.Word, maxEntryWords)
+	}
+	key := strings.Join(keys, " ")
+	if len(toks) == 1 && toks[0].exact != "" {
+		l.addExact(toks[0].exact, c, w.English)
+	}
+	if w.English {
+		l.aloneKey[key] = true
+	}
+	l.langs[key] = append(l.langs[key], w.Langs...)
+	prev, ok := l.entries[key]
+	switch {
+	case ok && !l.generated[key]:
+		l.shadowed = append(l.shadowed, w.Word)
+	case ok && prev != c && prev != clAmbiguous:
+		// Yes in one language and no in another once accents and
+		// look-alikes are read away ("ee", "eé"): neither.
+		l.ambiguous = append(l.ambiguous, w.Word)
+		l.entries[key] = clAmbiguous
+	case !ok:
+		l.generated[key] = true
+		l.entries[key] = c
+		l.maxKeyLen = max(l.maxKeyLen, len(key))
+		for i, t := range toks {
+			// A word is shown as its key when the key is ASCII, so that a
+			// look-alike letter of a generated word ("х") never spells an
+			// ASCII word ("x") in Normalize.
+			if _, ok := l.canon[keys[i]]; !ok && isASCII(keys[i]) {
+				l.canon[keys[i]] = keys[i]
+			} else if !ok {
+				l.canon[keys[i]] = t.text
+			}
+		}
+	}
+	return nil
+}
+
+// addExact adds a generated one-word entry by its exact form. A hand-kept
+// entry of that form wins; a generated one of the other class makes it
+// ambiguous: a word that is yes in one language and no in another ("jo":
+// Albanian no, Luxembourgish yes) is no clear answer, and the model
+// decides.
+func (l *lexicon) addExact(exact string, c class, english bool) {
+	prev, ok := l.exact[exact]
+	switch {
+	case ok && !l.exactGenerated[exact]:
+		return
+	case ok && prev != c:
+		l.exact[exact] = clAmbiguous
+	case !ok:
+		l.exact[exact] = c
+		l.exactGenerated[exact] = true
+	}
+	if english {
+		l.aloneExact[exact] = true
+	}
 }
 
 // loadLexicon parses and checks a lexicon, reporting every bad entry.
@@ -259,6 +360,11 @@ func loadLexicon(data []byte, name string) (*lexicon, error) {
 		generated:     map[string]bool{},
 		spellings:     map[string]string{},
 		phraseWords:   map[int][]string{},
+		exact:         map[string]class{},
+
+		exactGenerated: map[string]bool{},
+		aloneExact:     map[string]bool{},
+		aloneKey:       map[string]bool{},
 	}
 	type origin struct {
 		text string
@@ -329,6 +435,9 @@ func loadLexicon(data []byte, name string) (*lexicon, error) {
 			}
 			l.entries[key] = li.c
 			l.maxKeyLen = max(l.maxKeyLen, len(key))
+			if len(toks) == 1 && toks[0].kind == tokWord && toks[0].exact != "" {
+				l.exact[toks[0].exact] = li.c
+			}
 		}
 	}
 	// Word lists that are not entries: one word each.

@@ -28,3 +28,16 @@ type ModelVerdict struct {
 	Intent Intent `json:"intent"`
 	Reason string `json:"reason"`
 }
+
+// StandInVerdict is the simulator's policy for a classification request
+// (sim answers every one with it): it reads no language, so a reply the
+// rules could not place gets seed 000's reading of "something else", a new
+// query. It never looks at a label, and gives the same answer to every
+// reply, so a figure "with the model" measured with it equals the rules'
+// own; what the live model adds is unmeasured without one.
+func StandInVerdict() ModelVerdict {
+	return ModelVerdict{
+		Intent: NewQuery,
+		Reason: "The stand-in reads no language: a reply that is neither a clear yes nor a clear no is a new query (seed 000).",
+	}
+}

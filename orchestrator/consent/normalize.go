@@ -26,6 +26,12 @@ type token struct {
 	// key is what lexicon lookups compare: text without apostrophes and with
 	// runs of a repeated letter squeezed to one ("yesss", "yes'" → "yes").
 	key string
+	// exact is the word as typed, folded, without apostrophes: no accent
+	// dropped, no squeeze, no look-alike. A one-word entry is looked up by
+	// it first, so that words those would merge stay apart ("ie" ≠ "iie",
+	// "ee" ≠ "eé", Cherokee "ᎥᎥ" ≠ "i"). It is "" when key is a spelling
+	// or a typo correction.
+	exact string
 	// alt is a phrase word key is one slip from ("goof" → "good"), tried
 	// only when the clause cannot be covered otherwise.
 	alt   string
@@ -73,7 +79,7 @@ func Normalize(reply string) string {
 // one pass over s.
 func tokenize(s string, lx *lexicon) []token {
 	var toks []token
-	var text, key strings.Builder
+	var text, key, exact strings.Builder
 	wordStart := -1
 	var last rune // last rune added to key, for squeezing
 	flush := func() {
@@ -82,12 +88,15 @@ func tokenize(s string, lx *lexicon) []token {
 			if t.key = key.String(); t.key == t.text {
 				t.key = t.text // share: most words have no apostrophe or repeat
 			}
+			if t.exact = exact.String(); t.exact == t.key {
+				t.exact = t.key
+			}
 			if lx != nil {
 				if s, ok := lx.spellings[t.key]; ok {
-					t.key = s
+					t.key, t.exact = s, ""
 				} else if _, known := lx.canon[t.key]; !known {
 					if c := lx.correct(t.key); c != "" {
-						t.key, t.corrected = c, true
+						t.key, t.corrected, t.exact = c, true, ""
 					} else {
 						t.alt = lx.correctPhrase(t.key)
 					}
@@ -97,6 +106,7 @@ func tokenize(s string, lx *lexicon) []token {
 		}
 		text.Reset()
 		key.Reset()
+		exact.Reset()
 		wordStart, last = -1, 0
 	}
 	// prev is the rune before r in s, ignorable runes included; next the
@@ -129,6 +139,7 @@ func tokenize(s string, lx *lexicon) []token {
 				}
 				f := fold(r)
 				text.WriteRune(f)
+				exact.WriteRune(foldKana(f))
 				if b, ok := unaccent(f); ok {
 					if b = lookalikeOf(foldKana(b)); b != last {
 						key.WriteRune(b)

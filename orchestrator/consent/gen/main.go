@@ -4,6 +4,9 @@
 //   - lexicon_cldr.yaml: yes and no words of every language in Unicode CLDR
 //     (the posix yesstr/nostr of main/<locale>/posix.json in the npm package
 //     cldr-misc-full), read by lexicon.go beside the hand-kept lexicon.yaml;
+//   - lexicon_gettext.yaml: the translations of the "Yes" and "No" buttons
+//     in the gettext catalogs of Debian packages (gettext.go), a second
+//     source beside CLDR;
 //   - lookalike_table.go: the letters that imitate a Latin letter, from the
 //     Unicode TS #39 confusables table (github.com/mtibben/confusables, which
 //     carries confusables.txt) and the names of the Latin small capitals
@@ -11,7 +14,11 @@
 //
 // Run it from the module root (make consent-tables does):
 //
-//	go run ./orchestrator/consent/gen -cldr DIR/node_modules/cldr-misc-full
+//	go run ./orchestrator/consent/gen -cldr DIR/node_modules/cldr-misc-full -deb PKG.deb ...
+//
+// With -heldout FILE it also writes the multilingual held-out set from
+// glibc's locales (glibc.go). That set was measured once and is never
+// rewritten: make consent-tables does not pass -heldout.
 //
 // The output depends on nothing but the sources, so a rerun with the same
 // versions rewrites the same bytes.
@@ -40,14 +47,19 @@ import (
 
 func main() {
 	cldr := flag.String("cldr", "", "the cldr-misc-full package directory (holding package.json and main/)")
-	dict := flag.String("dict", "/usr/share/dict/words", "an English word list (Debian wamerican): CLDR words that are English words are left out")
+	var debs debList
+	flag.Var(&debs, "deb", "a Debian package (.deb) whose gettext catalogs translate \"Yes\" and \"No\"; repeat for more")
+	dict := flag.String("dict", "/usr/share/dict/words", "an English word list (Debian wamerican): generated words that are English words are marked")
 	glibc := flag.String("glibc", "/usr/share/i18n/locales", "glibc's locale sources (Debian locales), for the multilingual held-out set")
-	dataset := flag.String("dataset", "datasets/consent-multilingual.yaml", "where to write the multilingual held-out set")
+	dataset := flag.String("heldout", "", "write the multilingual held-out set to this file (only to build it anew: it is never rewritten once measured)")
 	out := flag.String("out", "orchestrator/consent", "directory to write the generated files to")
 	flag.Parse()
-	if err := run(*cldr, *dict, *out); err != nil {
+	if err := run(*cldr, debs, *dict, *out); err != nil {
 		fmt.Fprintln(os.Stderr, "gen:", err)
 		os.Exit(1)
+	}
+	if *dataset == "" {
+		return
 	}
 	if err := heldout(*glibc, *dataset); err != nil {
 		fmt.Fprintln(os.Stderr, "gen:", err)
@@ -55,7 +67,13 @@ func main() {
 	}
 }
 
-func run(cldr, dict, out string) error {
+// debList is a repeatable -deb flag.
+type debList []string
+
+func (d *debList) String() string     { return strings.Join(*d, ",") }
+func (d *debList) Set(s string) error { *d = append(*d, s); return nil }
+
+func run(cldr string, debs []string, dict, out string) error {
 	table, err := lookalikes()
 	if err != nil {
 		return err
@@ -70,7 +88,14 @@ func run(cldr, dict, out string) error {
 	if err != nil {
 		return err
 	}
-	return writeAtomic(filepath.Join(out, "lexicon_cldr.yaml"), lex)
+	if err := writeAtomic(filepath.Join(out, "lexicon_cldr.yaml"), lex); err != nil {
+		return err
+	}
+	gt, err := gettextLexicon(debs, dict)
+	if err != nil {
+		return err
+	}
+	return writeAtomic(filepath.Join(out, "lexicon_gettext.yaml"), gt)
 }
 
 // heldout writes the multilingual held-out set from glibc's locales.
@@ -171,8 +196,9 @@ type word struct {
 // cldrLexicon reads yesstr and nostr of every locale. A string is a list of
 // alternatives ("tak:t", "ngaaha/apaana"); an alternative that is one
 // letter starting another one is its abbreviation and is left out ("t" of
-// "tak"). A word that is yes in some languages and no in others goes to the
-// class with more languages, and is left out on a tie (listed as dropped).
+// "tak"). A word that is yes in some languages and no in others is listed
+// in both classes (the classifier reads it as neither); a word that is also
+// an English word is marked (writeClasses).
 func cldrLexicon(dir, dict string) ([]byte, error) {
 	english, dictName, err := readDict(dict)
 	if err != nil {
@@ -242,65 +268,14 @@ func cldrLexicon(dir, dict string) ([]byte, error) {
 	if len(errs) > 0 {
 		return nil, errors.Join(errs...)
 	}
-	var dropped []string
-	for key, y := range classes["yes"] {
-		n, ok := classes["no"][key]
-		if !ok {
-			continue
-		}
-		switch {
-		case len(y.langs) > len(n.langs):
-			delete(classes["no"], key)
-		case len(n.langs) > len(y.langs):
-			delete(classes["yes"], key)
-		default:
-			delete(classes["yes"], key)
-			delete(classes["no"], key)
-		}
-		dropped = append(dropped, fmt.Sprintf("%s (yes: %s; no: %s)", key, langList(y.langs), langList(n.langs)))
-	}
-	sort.Strings(dropped)
-	// A word of another language that is also an English word ("be", "sin",
-	// "nu") would read English replies as consent: left out, unless English
-	// itself lists it.
-	var inEnglish []string
-	for _, class := range []string{"yes", "no"} {
-		for key, w := range classes[class] {
-			if english[key] && !w.langs["en"] {
-				inEnglish = append(inEnglish, fmt.Sprintf("%s (%s: %s)", key, class, langList(w.langs)))
-				delete(classes[class], key)
-			}
-		}
-	}
-	sort.Strings(inEnglish)
 	var b bytes.Buffer
 	b.WriteString("# Code generated by go run ./orchestrator/consent/gen; DO NOT EDIT.\n")
 	b.WriteString("#\n# Yes and no words of every language in Unicode CLDR: messages.yesstr and\n")
 	b.WriteString("# messages.nostr of main/<locale>/posix.json. Abbreviations (\"t\" of \"tak\")\n")
-	b.WriteString("# are left out. A word that is yes in some languages and no in others is\n")
-	b.WriteString("# kept in the class with more languages; on a tie it is left out. Entries of\n")
-	b.WriteString("# lexicon.yaml win over these (lexicon.go). A word that is also an English\n")
-	b.WriteString("# word is left out unless English lists it (see english below).\n")
+	b.WriteString("# are left out.\n")
+	b.WriteString(genNotes)
 	fmt.Fprintf(&b, "source: npm cldr-misc-full %s; English words from %s\n", pkg.Version, dictName)
-	for _, class := range []string{"yes", "no"} {
-		fmt.Fprintf(&b, "%s:\n", class)
-		keys := make([]string, 0, len(classes[class]))
-		for k := range classes[class] {
-			keys = append(keys, k)
-		}
-		sort.Strings(keys)
-		for _, k := range keys {
-			fmt.Fprintf(&b, "  - {word: %s, langs: [%s]}\n", yamlString(k), langList(classes[class][k].langs))
-		}
-	}
-	b.WriteString("# words both yes and no: kept in the class with more languages, left out on a tie\ndropped:\n")
-	for _, d := range dropped {
-		fmt.Fprintf(&b, "  - %s\n", yamlString(d))
-	}
-	b.WriteString("# words left out because they are English words\nenglish:\n")
-	for _, d := range inEnglish {
-		fmt.Fprintf(&b, "  - %s\n", yamlString(d))
-	}
+	writeClasses(&b, classes, english)
 	return b.Bytes(), nil
 }
 

@@ -75,7 +75,7 @@ CLDR_VERSION ?= 48.2.0
 CONSENT_DEBS ?= libgtk-3-common libgtk2.0-common libnewt0.52 dialog
 consent-tables:
 	@test -r /usr/share/dict/words || { echo "consent-tables: apt-get install wamerican"; exit 1; }
-	@tmp=$$(mktemp -d) && trap 'rm -rf $$tmp' EXIT && \
+	@tmp=$$(mktemp -d) && chmod 0755 $$tmp && trap 'rm -rf $$tmp' EXIT && \
 	  (cd $$tmp && npm install --no-save --silent cldr-misc-full@$(CLDR_VERSION)) && \
 	  (cd $$tmp && apt-get download $(CONSENT_DEBS) >/dev/null) && \
 	  $(GO) run ./orchestrator/consent/gen -cldr $$tmp/node_modules/cldr-misc-full \

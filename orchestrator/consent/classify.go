@@ -1,6 +1,7 @@
 package consent
 
 import (
+	"slices"
 	"strings"
 	"unicode"
 )
@@ -284,6 +285,7 @@ func (m *matcher) loose(toks []token, rest [][]token, st state) (verdict, bool) 
 		var segs []segment
 		searched := false
 		m.strict = true
+		known := make([]bool, len(c)) // covered by an entry
 		for i := 0; i < len(c); {
 			w := c[i]
 			if m.lx.cues[w.key] || strings.ContainsFunc(w.text, unicode.IsDigit) {
@@ -303,10 +305,21 @@ func (m *matcher) loose(toks []token, rest [][]token, st state) (verdict, bool) 
 			// quote it" names no object of its own.
 			searched = (searched || k == clSearch) && k != clConnective
 			if k != clRequest { // a request frames only a covered search_now entry
-				segs = append(segs, segment{class: k}) // tally reads the class alone
+				segs = append(segs, segment{class: k, from: i, to: i + length})
+			}
+			for j := i; j < i+length; j++ {
+				known[j] = true
 			}
 			i += length
 		}
+		// An assent with an unknown word right before and right after it
+		// is inside a phrase the lexicon cannot read ("sánzá ya yambo", a
+		// Lingala month name): it consents to nothing. Only assents are
+		// dropped, so this never turns a decline into a yes.
+		segs = slices.DeleteFunc(segs, func(sg segment) bool {
+			positive := sg.class == clYes || sg.class == clPolite || sg.class == clSearch
+			return positive && sg.from > 0 && sg.to < len(c) && !known[sg.from-1] && !known[sg.to]
+		})
 		m.strict = false
 		n := len(st.votes)
 		st.tally(segs)

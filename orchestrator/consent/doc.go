@@ -70,6 +70,8 @@
 //     decide as in 4 under the rule no.decline ("no, I'm satisfied", "not
 //     needed right now"), yes.remark ("sure, I'd appreciate it") or
 //     search.remark ("ok, you can look it up").
+//     An assent with an unknown word right before and after it is part of
+//     a phrase the lexicon cannot read and casts no vote ("sánzá ya yambo").
 //     A remark is read strictly: only hand-kept entries of two or more
 //     letters over words as typed vote there, never a generated word of
 //     another language ("tú"), a typo correction ("pasa" → "pass") or a lone

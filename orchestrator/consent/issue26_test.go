@@ -40,6 +40,10 @@ func TestIssue26Kinds(t *testing.T) {
 		{reply: "nein danke, aber was ist mit Berlin?", intent: NewQuery, rule: RuleNewAfterNo, query: "was ist mit Berlin?"},
 		// A yes, then a new question: seed 000's rule (a new query), named.
 		{reply: "yes, and what is the capital of France?", intent: NewQuery, rule: RuleNewAfterYes, query: "what is the capital of France?"},
+		// An assent inside a phrase the lexicon cannot read consents to
+		// nothing; a negator there still declines.
+		{reply: "lorem ya ipsum", intent: NewQuery, rule: RuleNewContent, query: "lorem ya ipsum"},
+		{reply: "I didn't ask for sources", intent: No},
 		// Idioms.
 		{reply: "that's plenty, thanks", intent: No},
 		{reply: "copy that, search away", intent: SearchNow},

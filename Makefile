@@ -6,7 +6,10 @@ VARIANTS := seed routing-examples
 MODES    := model structured
 LATEST   := reports/latest
 
-.PHONY: run test build install vet fmt-check unit gate baseline cassettes compare bench fuzz clean consent-tables
+# bash for pipefail: a test run piped into its summary keeps go test's status.
+SHELL := bash
+
+.PHONY: run test test-all unit-all build install vet fmt-check unit gate baseline cassettes compare bench fuzz clean consent-tables
 
 # -buildvcs=auto: --version names the commit even where GOFLAGS turns
 # stamping off.
@@ -24,15 +27,30 @@ install:
 run: build
 	$(BIN) run --out $(LATEST)
 
-# test: formatting, vet, the race-enabled test suite, then the replay of the
-# shipped datasets gated against the committed baseline: a change that alters
-# a verdict fails until the baseline is updated on purpose (make baseline).
+# test: formatting, vet, the race-enabled test suite in short mode, then the
+# replay of the shipped datasets gated against the committed baseline: a
+# change that alters a verdict fails until the baseline is updated on purpose
+# (make baseline). Short mode leaves the slow tests (testenv.Slow: the
+# workflow's seven CI events, the walkthroughs, the browser, crash and
+# canary sweeps, re-recording every cassette) to make test-all, which CI
+# also runs. The summary ends with one line per optional tool (xmllint,
+# shellcheck, chromium, the word list) saying whether its tests ran.
 test: fmt-check vet unit gate
+
+# test-all: make test with every test, slow ones included (CI runs it).
+test-all: fmt-check vet unit-all gate
+
+TESTSUM := bin/testsum
+$(TESTSUM): $(wildcard internal/testsum/*.go lib/testenv/*.go)
+	$(GO) build -o $@ ./internal/testsum
+
+unit: $(TESTSUM)
+	set -o pipefail; $(GO) test -short -race -json ./... | $(TESTSUM)
 
 # A package's tests may take longer than go test's default 10 minutes on a
 # loaded 2-core machine (the workflow test runs seven CI events).
-unit:
-	$(GO) test -race -timeout 30m ./...
+unit-all: $(TESTSUM)
+	set -o pipefail; $(GO) test -race -timeout 30m -json ./... | $(TESTSUM)
 
 gate: build
 	$(BIN) run --quiet --out $(LATEST) --gates gates.yaml --baseline reports/baseline.json

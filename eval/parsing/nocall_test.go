@@ -10,6 +10,7 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
+	"github.com/searchbench/searchbench/lib/testenv"
 	"github.com/searchbench/searchbench/orchestrator/executor"
 )
 
@@ -75,6 +76,7 @@ func shippedAnswers(t *testing.T) map[string]executor.Message {
 // "results"). The other projects' final answers are the dataset's
 // form:final-answer cases, measured in the no_call rows.
 func TestNoCallCorpus(t *testing.T) {
+	testenv.Slow(t)
 	answers := shippedAnswers(t)
 	// The shipped cassettes hold several hundred distinct answers; a
 	// corpus this small would mean the reader above broke.

@@ -13,6 +13,7 @@ import (
 
 	"github.com/searchbench/searchbench/eval/dataset"
 	"github.com/searchbench/searchbench/lib/fsutil"
+	"github.com/searchbench/searchbench/lib/testenv"
 	"github.com/searchbench/searchbench/sim/scenario"
 )
 
@@ -23,6 +24,7 @@ import (
 // sets of cassettes are byte-identical, and the live-style set replays with
 // no error. Every fault kind must be exercised by some shipped case.
 func TestEveryFaultRecordsLiveStyleAndReplays(t *testing.T) {
+	testenv.Slow(t)
 	scripts, err := scenario.Scripts("seed")
 	if err != nil {
 		t.Fatal(err)

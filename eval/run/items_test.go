@@ -14,12 +14,14 @@ import (
 	"github.com/searchbench/searchbench/eval/dataset"
 	"github.com/searchbench/searchbench/eval/report"
 	"github.com/searchbench/searchbench/eval/score"
+	"github.com/searchbench/searchbench/lib/testenv"
 	"github.com/searchbench/searchbench/orchestrator/executor"
 )
 
 // TestStreamIsPlan: a Stream yields exactly Plan's items (same cases, same
 // Seq numbers), for every filter and shard, and counts them.
 func TestStreamIsPlan(t *testing.T) {
+	testenv.Slow(t)
 	ds := shipped(t)
 	for _, filter := range [][]string{nil, mixed, {"tag:seed"}, {"label:exa_only", "dataset:parser"}} {
 		f, err := dataset.ParseFilter(filter)
@@ -55,6 +57,7 @@ func TestStreamIsPlan(t *testing.T) {
 // replaying the same items held in memory, and a dataset file edited
 // during the run stops it with an error naming the file.
 func TestStreamReplaysAsSlice(t *testing.T) {
+	testenv.Slow(t)
 	dir := t.TempDir()
 	dsDir := filepath.Join(dir, "datasets")
 	os.MkdirAll(dsDir, 0o755)

@@ -15,6 +15,7 @@ import (
 	"github.com/searchbench/searchbench/eval/report"
 	"github.com/searchbench/searchbench/eval/score"
 	"github.com/searchbench/searchbench/eval/vcr"
+	"github.com/searchbench/searchbench/lib/testenv"
 	"github.com/searchbench/searchbench/orchestrator/executor"
 	"github.com/searchbench/searchbench/orchestrator/prompts"
 )
@@ -194,9 +195,7 @@ func TestAppSideCasesNeedNoCassettes(t *testing.T) {
 // `make cassettes` must be a no-op on a clean tree, and the cassettes must
 // be what the simulator and the current code produce.
 func TestShippedCassettesAreReproducible(t *testing.T) {
-	if testing.Short() {
-		t.Skip("re-records every shipped cassette")
-	}
+	testenv.Slow(t)
 	items := plan(t, shipped(t))
 	for _, variant := range []string{"seed", "routing-examples"} {
 		for _, mode := range prompts.Modes {
@@ -258,6 +257,7 @@ func TestShippedCassettesAreReproducible(t *testing.T) {
 // both output modes with no case error: every cassette is there and
 // current.
 func TestShippedCassettesReplayInEveryMode(t *testing.T) {
+	testenv.Slow(t)
 	items := plan(t, shipped(t))
 	p, err := executor.New(executor.DefaultConfig().Parser)
 	if err != nil {

@@ -9,6 +9,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/searchbench/searchbench/lib/testenv"
 )
 
 func floats(t *testing.T, where, s string) []float64 {
@@ -184,9 +186,7 @@ func TestSignFlipRatesOverflow(t *testing.T) {
 // the 2×2 table) and five samples per case from cases of varying
 // difficulty. The figures are quoted in README (Statistics).
 func TestPairedIntervalCoverage(t *testing.T) {
-	if testing.Short() {
-		t.Skip("simulation")
-	}
+	testenv.Slow(t)
 	rng := rand.New(rand.NewPCG(7, 11))
 	const reps = 2000
 	type scenario struct {
@@ -272,9 +272,7 @@ func clampedShift(s float64) float64 {
 // more than 5% of comparisons; Holm keeps it at or under 5%. The figures
 // are quoted in README (Statistics).
 func TestFamilyWiseError(t *testing.T) {
-	if testing.Short() {
-		t.Skip("simulation")
-	}
+	testenv.Slow(t)
 	rng := rand.New(rand.NewPCG(3, 5))
 	const reps, metrics, cases = 2000, 25, 60
 	raw, holm, bh := 0, 0, 0
@@ -322,9 +320,7 @@ func TestFamilyWiseError(t *testing.T) {
 // 93% of the time in every scenario. The case-level bootstrap it replaced
 // covered 91–92% at n = 10.
 func TestClusterIntervalCoverage(t *testing.T) {
-	if testing.Short() {
-		t.Skip("simulation")
-	}
+	testenv.Slow(t)
 	rng := rand.New(rand.NewPCG(1, 2))
 	worst := 1.0
 	const reps = 4000

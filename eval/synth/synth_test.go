@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/searchbench/searchbench/eval/dataset"
+	"github.com/searchbench/searchbench/lib/testenv"
 	"github.com/searchbench/searchbench/orchestrator/consent"
 )
 
@@ -33,6 +34,7 @@ func files(t *testing.T, dir string) map[string][]byte {
 }
 
 func TestGenerateIsDeterministic(t *testing.T) {
+	testenv.Slow(t)
 	const n = 40
 	a, b := t.TempDir(), t.TempDir()
 	for _, d := range []string{a, b} {

@@ -16,6 +16,7 @@ import (
 	"github.com/searchbench/searchbench/eval/vcr"
 	"github.com/searchbench/searchbench/internal/cmd/root"
 	"github.com/searchbench/searchbench/internal/cmdutil"
+	"github.com/searchbench/searchbench/lib/testenv"
 )
 
 func TestMain(m *testing.M) {
@@ -38,6 +39,7 @@ var walks = map[string]string{
 // before committing sees the change. The scripts run make and go as a user
 // does; neither may be missing (a skipped walk would be a vacuous pass).
 func TestWalkthroughs(t *testing.T) {
+	testenv.Slow(t)
 	files := treeFiles(t)
 	goEnv := map[string]string{}
 	for _, k := range []string{"GOCACHE", "GOMODCACHE", "GOPATH", "GOROOT"} {

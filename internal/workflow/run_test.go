@@ -10,6 +10,7 @@ import (
 	"github.com/rhysd/actionlint"
 
 	"github.com/searchbench/searchbench/eval/vcr"
+	"github.com/searchbench/searchbench/lib/testenv"
 )
 
 // TestWorkflowRuns executes .github/workflows/searchbench.yml's steps (see
@@ -19,6 +20,7 @@ import (
 // The "test" job is `make test` itself, which is running this test: it is
 // checked for what it runs, not run again.
 func TestWorkflowRuns(t *testing.T) {
+	testenv.Slow(t)
 	for _, tool := range []string{"git", "bash", "go"} {
 		if _, err := exec.LookPath(tool); err != nil {
 			t.Fatalf("the workflow test runs the workflow's steps with %s, which is not on PATH", tool)

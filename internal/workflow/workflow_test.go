@@ -8,30 +8,30 @@ import (
 	"testing"
 
 	"github.com/rhysd/actionlint"
-
-	"github.com/searchbench/searchbench/eval/report/reporttest"
+	"github.com/searchbench/searchbench/lib/testenv"
 )
 
 const repo = "../.."
 
-// TestWorkflowsLint runs actionlint (as a library) over every workflow,
-// with shellcheck on the run: scripts when it is installed (.ci/run
-// installs it and requires it).
+// TestWorkflowsLint runs actionlint (as a library) over every workflow.
 func TestWorkflowsLint(t *testing.T) {
+	lintWorkflows(t, "")
+}
+
+// TestWorkflowScriptsShellcheck runs actionlint again with shellcheck on
+// the run: scripts (.ci/run installs shellcheck and requires it).
+func TestWorkflowScriptsShellcheck(t *testing.T) {
+	lintWorkflows(t, testenv.Tool(t, "", "shellcheck", "shellcheck"))
+}
+
+func lintWorkflows(t *testing.T, shellcheck string) {
+	t.Helper()
 	files, err := filepath.Glob(filepath.Join(repo, ".github", "workflows", "*.yml"))
 	if err != nil || len(files) == 0 {
 		t.Fatalf("no workflow under .github/workflows (%v): the CI section of the README documents one", err)
 	}
-	opts := &actionlint.LinterOptions{}
-	if _, err := exec.LookPath("shellcheck"); err == nil {
-		opts.Shellcheck = "shellcheck"
-	} else if os.Getenv(reporttest.RequireToolsEnv) == "1" {
-		t.Fatalf("shellcheck is not installed (apt-get install shellcheck), and %s=1 requires it", reporttest.RequireToolsEnv)
-	} else {
-		t.Log("shellcheck is not installed: run: scripts are not checked (apt-get install shellcheck)")
-	}
 	var out strings.Builder
-	l, err := actionlint.NewLinter(&out, opts)
+	l, err := actionlint.NewLinter(&out, &actionlint.LinterOptions{Shellcheck: shellcheck})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -80,12 +80,7 @@ func TestWorkflowMatchesREADME(t *testing.T) {
 // comment that reads as a shellcheck directive, or a quoting slip, fails
 // here rather than on CI's machine.
 func TestCIScriptLint(t *testing.T) {
-	if _, err := exec.LookPath("shellcheck"); err != nil {
-		if os.Getenv(reporttest.RequireToolsEnv) == "1" {
-			t.Fatalf("shellcheck is not installed (apt-get install shellcheck), and %s=1 requires it", reporttest.RequireToolsEnv)
-		}
-		t.Skip("shellcheck is not installed (apt-get install shellcheck)")
-	}
+	testenv.Tool(t, "", "shellcheck", "shellcheck")
 	scripts, _ := filepath.Glob(filepath.Join(repo, ".github", "scripts", "*.sh"))
 	for _, f := range append([]string{filepath.Join(repo, ".ci", "run")}, scripts...) {
 		out, err := exec.Command("shellcheck", f).CombinedOutput()

@@ -1,33 +1,24 @@
 package reporttest
 
 import (
-	"os"
 	"os/exec"
 	"path/filepath"
 	"runtime"
 	"testing"
+
+	"github.com/searchbench/searchbench/lib/testenv"
 )
 
-// RequireToolsEnv, when set to 1 (as .ci/run does), turns a skip for a
-// missing external tool (xmllint, Chromium) into a failure: CI must never
-// pass a check it could not run.
-const RequireToolsEnv = "SEARCHBENCH_REQUIRE_TOOLS"
+// RequireToolsEnv is testenv.RequireToolsEnv: set to 1 (as .ci/run does),
+// it turns a skip for a missing external tool into a failure.
+const RequireToolsEnv = testenv.RequireToolsEnv
 
 // Tool returns the path of an external tool, skipping the test with a
 // clear message when it is not installed — or failing it when
-// RequireToolsEnv is set.
+// RequireToolsEnv is set (see lib/testenv).
 func Tool(t testing.TB, name, pkg string) string {
 	t.Helper()
-	p, err := exec.LookPath(name)
-	if err == nil {
-		return p
-	}
-	msg := name + " is not installed (apt-get install " + pkg + "); this check cannot run"
-	if os.Getenv(RequireToolsEnv) == "1" {
-		t.Fatalf("%s, and %s=1 requires it", msg, RequireToolsEnv)
-	}
-	t.Skip(msg)
-	return ""
+	return testenv.Tool(t, "", pkg, name)
 }
 
 // ValidateJUnit checks the JUnit XML file path against the junit-10 XSD

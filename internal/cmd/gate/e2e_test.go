@@ -15,6 +15,7 @@ import (
 	"github.com/searchbench/searchbench/eval/score"
 	"github.com/searchbench/searchbench/internal/cmd/root"
 	"github.com/searchbench/searchbench/internal/cmdutil"
+	"github.com/searchbench/searchbench/lib/testenv"
 	"github.com/searchbench/searchbench/orchestrator/trace"
 )
 
@@ -196,6 +197,7 @@ func setPass(pass bool) func(*report.CaseRecord) {
 // For a planted regression, a planted improvement, a misspelled metric and
 // a clean rerun, stdout, report.json, report.md and junit.xml agree.
 func TestFourOutputsAgreeOnTheVerdict(t *testing.T) {
+	testenv.Slow(t)
 	t.Run("clean rerun", func(t *testing.T) {
 		dir := t.TempDir()
 		code, out, errOut := sb(t, runArgs(dir, shipped("reports/baseline.json"))...)
@@ -271,9 +273,7 @@ func mustRead(t *testing.T, p string) []byte {
 // and gating, gives the verdict and the byte-identical gate section of one
 // unsharded gated run. Each shard passes its own per-case gate.
 func TestShardedGateEqualsUnsharded(t *testing.T) {
-	if testing.Short() {
-		t.Skip("replays the shipped data ten times")
-	}
+	testenv.Slow(t)
 	baseline := shipped("reports/baseline.json")
 	whole := t.TempDir()
 	if code, out, errOut := sb(t, runArgs(whole, baseline)...); code != 0 {
@@ -350,6 +350,7 @@ func readGate(t *testing.T, p string) *report.Gate {
 // a folder whose old traces belong to another run, they are replaced;
 // a report without traces leaves none behind.
 func TestGateOutCarriesTheTraces(t *testing.T) {
+	testenv.Slow(t)
 	baseline := shipped("reports/baseline.json")
 	run := t.TempDir()
 	if code, out, errOut := sb(t, runArgs(run, baseline)...); code != 0 {
@@ -477,6 +478,7 @@ func writeReportSummary(t *testing.T, path string, meta report.Meta, recs []*rep
 // (sample 1 lost). On main this failed routing.accuracy at tolerance 0
 // (a mean over 340 samples moved by 1/340); now it is a note.
 func TestShippedGateIgnoresOneUnluckyDraw(t *testing.T) {
+	testenv.Slow(t)
 	base := plantedBaseline(t, "routing/m-who-pandemic-strategy", func(r *report.CaseRecord) {
 		for i := range r.Scores {
 			if r.Scores[i].Scorer != "routing" {

@@ -15,6 +15,7 @@ import (
 	"github.com/searchbench/searchbench/internal/cmd/record"
 	"github.com/searchbench/searchbench/internal/cmd/variant"
 	"github.com/searchbench/searchbench/internal/cmdutil"
+	"github.com/searchbench/searchbench/lib/testenv"
 	"github.com/searchbench/searchbench/sim"
 	"github.com/searchbench/searchbench/sim/ratelimit"
 )
@@ -87,6 +88,7 @@ func itoa(n int) string { return strconv.Itoa(n) }
 // once it is written, so each minute may end a few answers over the limit
 // and the share can exceed 100%.
 func TestRecordLiveThroughRateLimit(t *testing.T) {
+	testenv.Slow(t)
 	for _, tc := range []struct {
 		name      string
 		rate, tpm int

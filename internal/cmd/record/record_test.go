@@ -9,6 +9,7 @@ import (
 
 	"github.com/searchbench/searchbench/internal/cmd/root"
 	"github.com/searchbench/searchbench/internal/cmdutil"
+	"github.com/searchbench/searchbench/lib/testenv"
 	"github.com/searchbench/searchbench/sim"
 )
 
@@ -88,6 +89,7 @@ func sbEnv(t *testing.T, env map[string]string, args ...string) (int, string, st
 // SEARCHBENCH_LLM_BASE_URL (a loopback server, the API under /v1), then
 // run with no base URL set: exit 0.
 func TestLiveRecordingReplaysAnywhere(t *testing.T) {
+	testenv.Slow(t)
 	dir := t.TempDir()
 	cassettes := filepath.Join(dir, "cassettes")
 	common := []string{"--datasets", "../../../datasets", "--cassettes", cassettes, "--filter", "id:t-iphone-year", "--filter", "id:yes-after-phase1"}
@@ -104,6 +106,7 @@ func TestLiveRecordingReplaysAnywhere(t *testing.T) {
 // TestSimDoesNotReplaceLiveCassettes: record --backend sim refuses to
 // replace cassettes recorded live, naming them and --force; --force does.
 func TestSimDoesNotReplaceLiveCassettes(t *testing.T) {
+	testenv.Slow(t)
 	dir := t.TempDir()
 	cassettes := filepath.Join(dir, "cassettes")
 	common := []string{"--datasets", "../../../datasets", "--cassettes", cassettes, "--filter", "id:t-iphone-year", "--filter", "id:yes-after-phase1"}

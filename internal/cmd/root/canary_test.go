@@ -21,6 +21,7 @@ import (
 	"github.com/searchbench/searchbench/internal/cmd/root"
 	"github.com/searchbench/searchbench/internal/cmdutil"
 	"github.com/searchbench/searchbench/lib/secret"
+	"github.com/searchbench/searchbench/lib/testenv"
 	"github.com/searchbench/searchbench/sim"
 )
 
@@ -191,6 +192,7 @@ func TestCanaryAsk(t *testing.T) {
 // message: 500 runes, a non-JSON excerpt: 200, an HTML title and a request
 // id: 100) at every offset. stdout, stderr and the trace hold no fragment.
 func TestCanaryAskStraddlingCuts(t *testing.T) {
+	testenv.Slow(t)
 	var (
 		mu   sync.Mutex
 		body string
@@ -270,6 +272,7 @@ func TestCanaryAskStraddlingCuts(t *testing.T) {
 // query carries the keys in every form, which the simulator echoes back;
 // both backends (live, pointed at the simulator, and sim) must scrub them.
 func TestCanaryRecordAndReplay(t *testing.T) {
+	testenv.Slow(t)
 	for _, backend := range []string{"live", "sim"} {
 		t.Run(backend, func(t *testing.T) { canaryRecordAndReplay(t, backend) })
 	}

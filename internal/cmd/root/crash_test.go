@@ -21,6 +21,7 @@ import (
 	"github.com/searchbench/searchbench/internal/cmd/root"
 	"github.com/searchbench/searchbench/internal/cmdutil"
 	"github.com/searchbench/searchbench/lib/fsutil"
+	"github.com/searchbench/searchbench/lib/testenv"
 )
 
 // The crash test's cases: two routing cases whose cassettes differ between
@@ -55,6 +56,7 @@ func crashInit() {
 // two runs. Step numbers, not timers, place the crashes, so the test does
 // not depend on the machine's speed.
 func TestCrashAndFullDisk(t *testing.T) {
+	testenv.Slow(t)
 	base := t.TempDir()
 	policies := []string{"seed", "routing-examples"}
 	ref := map[string]string{}

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -16,10 +15,10 @@ import (
 	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
 
-	"github.com/searchbench/searchbench/eval/report/reporttest"
 	"github.com/searchbench/searchbench/internal/cmd/root"
 	"github.com/searchbench/searchbench/internal/cmdutil"
 	"github.com/searchbench/searchbench/lib/golden"
+	"github.com/searchbench/searchbench/lib/testenv"
 )
 
 // artifactsEnv names a folder where the browser test leaves its
@@ -36,19 +35,8 @@ const artifactsEnv = "SEARCHBENCH_ARTIFACTS"
 func TestReportInBrowser(t *testing.T) {
 	// Debian's package installs chromium; other systems name it
 	// otherwise, and SEARCHBENCH_CHROMIUM may point at any build.
-	chromium := os.Getenv("SEARCHBENCH_CHROMIUM")
-	for _, name := range []string{"chromium", "chromium-browser", "google-chrome"} {
-		if chromium != "" {
-			break
-		}
-		chromium, _ = exec.LookPath(name)
-	}
-	if chromium == "" {
-		chromium = reporttest.Tool(t, "chromium", "chromium")
-	}
-	if testing.Short() {
-		t.Skip("starts a browser")
-	}
+	chromium := testenv.Tool(t, "SEARCHBENCH_CHROMIUM", "chromium", "chromium", "chromium-browser", "google-chrome")
+	testenv.Slow(t)
 	dir := t.TempDir()
 	out := filepath.Join(dir, "out")
 	repo, err := filepath.Abs(filepath.Join("..", "..", ".."))

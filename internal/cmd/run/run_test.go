@@ -15,6 +15,7 @@ import (
 	"github.com/searchbench/searchbench/eval/vcr"
 	"github.com/searchbench/searchbench/internal/cmd/root"
 	"github.com/searchbench/searchbench/internal/cmdutil"
+	"github.com/searchbench/searchbench/lib/testenv"
 )
 
 // workspace is a folder with a small dataset of each kind and, for the
@@ -426,6 +427,7 @@ func TestColourOnlyOnATerminal(t *testing.T) {
 // TestSummaryFitsANarrowTerminal: on an 80-column terminal the summary
 // fits 80 columns; --wide cuts nothing; a pipe gets 100.
 func TestSummaryFitsANarrowTerminal(t *testing.T) {
+	testenv.Slow(t)
 	dir := t.TempDir()
 	repo, err := filepath.Abs(filepath.Join("..", "..", ".."))
 	if err != nil {

@@ -13,6 +13,7 @@ import (
 
 	"github.com/searchbench/searchbench/internal/cmd/root"
 	"github.com/searchbench/searchbench/internal/cmdutil"
+	"github.com/searchbench/searchbench/lib/testenv"
 )
 
 // shipped runs from the repository's own datasets and cassettes.
@@ -133,6 +134,7 @@ func TestInterruptedRecordSaysWhatHappened(t *testing.T) {
 // different cases, at the same time. Whichever wins, report.json, report.md
 // and junit.xml come from the same run.
 func TestConcurrentRunsNeverMixReports(t *testing.T) {
+	testenv.Slow(t)
 	out := t.TempDir()
 	filters := []string{"dataset:consent", "dataset:parser"}
 	for round := 0; round < 8; round++ {

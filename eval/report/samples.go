@@ -37,6 +37,18 @@ func (r *CaseRecord) SetSamples(samples []SampleRecord) {
 		return
 	}
 	r.Samples = samples
+	// A sample that could not run makes the case an error, as its first
+	// sample's would: otherwise the run would exit 0 over a draw it never
+	// made, counting it only as a failed sample.
+	if r.Error == "" {
+		for _, s := range samples {
+			if s.Error != "" {
+				r.Error = fmt.Sprintf("sample %d: %s", s.Sample, s.Error)
+				r.Pass = false
+				break
+			}
+		}
+	}
 	pass := 0
 	r.EachSample(func(s SampleRecord) {
 		if s.Pass {

@@ -149,3 +149,16 @@ func TestUnsampledRunHasNoSampleFields(t *testing.T) {
 		}
 	}
 }
+
+func TestSampleErrorMakesTheCaseAnError(t *testing.T) {
+	r := &report.CaseRecord{Pass: true}
+	r.SetSamples([]report.SampleRecord{{Sample: 2, Pass: true}, {Sample: 3, Error: "cassette miss: POST /v1/chat/completions"}, {Sample: 4, Error: "later"}})
+	if r.Pass || r.Error != "sample 3: cassette miss: POST /v1/chat/completions" {
+		t.Fatalf("case = pass %v, error %q; want the first failing sample's error", r.Pass, r.Error)
+	}
+	a := report.NewAggregate(nil)
+	a.Add(r)
+	if s := a.Summary(); s.Errors != 1 || s.Passed != 0 {
+		t.Errorf("summary = %+v; want the case counted as an error", s)
+	}
+}

@@ -82,21 +82,29 @@ cassettes: build
 
 # consent-tables: regenerate the consent classifier's generated files
 # (orchestrator/consent/lexicon_cldr.yaml, lexicon_gettext.yaml,
-# lookalike_table.go) from their sources: CLDR from the npm package
-# cldr-misc-full, the "Yes"/"No" button translations of the gettext
-# catalogs of the Debian packages in CONSENT_DEBS (apt-get download; both
+# lexicon_speakers.yaml, lookalike_table.go) from their sources: CLDR from
+# the npm packages cldr-misc-full (yes/no words) and cldr-core (speakers per
+# language), the "Yes"/"No" button translations of the gettext and Qt
+# catalogs of the Debian packages in CONSENT_DEBS (apt-get download; all
 # fetched into a temporary directory, never committed), English words from
-# Debian wamerican. The multilingual held-out set
-# (datasets/consent-multilingual.yaml) is not rewritten: it was measured
-# once (gen -heldout builds it anew).
+# Debian wamerican. CONSENT_DEBS is the rule of orchestrator/consent/gen/
+# gettext.go: the packages of widely translated desktop and installer
+# toolkits (GTK 2, 3, 4; newt; dialog; libxfce4ui; zenity; wxWidgets; KDE
+# Frameworks' KWidgetsAddons; Qt 5 and 6) that translate the buttons in at
+# least 20 languages (gen fails on one that does not). The multilingual
+# held-out set (datasets/consent-multilingual.yaml) is not rewritten: it was
+# measured once (gen -heldout builds it anew).
 CLDR_VERSION ?= 48.2.0
-CONSENT_DEBS ?= libgtk-3-common libgtk2.0-common libnewt0.52 dialog
+CONSENT_DEBS ?= libgtk-3-common libgtk2.0-common libgtk-4-common libnewt0.52 dialog \
+  libxfce4ui-common zenity-common wx3.2-i18n libkf5widgetsaddons-data \
+  qttranslations5-l10n qt6-translations-l10n
 consent-tables:
 	@test -r /usr/share/dict/words || { echo "consent-tables: apt-get install wamerican"; exit 1; }
 	@tmp=$$(mktemp -d) && chmod 0755 $$tmp && trap 'rm -rf $$tmp' EXIT && \
-	  (cd $$tmp && npm install --no-save --silent cldr-misc-full@$(CLDR_VERSION)) && \
+	  (cd $$tmp && npm install --no-save --silent cldr-misc-full@$(CLDR_VERSION) cldr-core@$(CLDR_VERSION)) && \
 	  (cd $$tmp && apt-get download $(CONSENT_DEBS) >/dev/null) && \
 	  $(GO) run ./orchestrator/consent/gen -cldr $$tmp/node_modules/cldr-misc-full \
+	    -cldr-core $$tmp/node_modules/cldr-core \
 	    $$(for f in $$tmp/*.deb; do printf -- '-deb %s ' "$$f"; done)
 
 # compare: replay both shipped prompt variants (each run is stored under

@@ -43,13 +43,16 @@
 //     place words live) and of two generated files (gen): lexicon_cldr.yaml,
 //     the yes and no words of every CLDR language, and lexicon_gettext.yaml,
 //     the "Yes" and "No" button translations of Debian packages' gettext
-//     catalogs. lexicon.yaml wins where it has a word. A one-word entry is
+//     and Qt catalogs (the toolkits gen/gettext.go lists). lexicon.yaml wins where it has a word. A one-word entry is
 //     found by the word as typed (case folded) before accents, repeats and
 //     look-alikes are read away, so "ie" (Welsh yes) is not "iie" (Japanese
 //     no) and Cherokee "ᎥᎥ" is not "i". A generated word that is yes in one
-//     language and no in another ("jo": Albanian no, Luxembourgish yes) is
-//     ambiguous and covers nothing: the reply is unplaced and the model
-//     decides. A generated word that is also an English word ("nu",
+//     language and no in another is read as no when its no-languages have
+//     ten times the speakers of its yes-languages (lexicon_speakers.yaml,
+//     from CLDR's territoryInfo); a yes majority never wins, so that no
+//     decline is read as consent. Otherwise ("jo": Albanian no,
+//     Luxembourgish yes) it is ambiguous and covers nothing: the reply is
+//     unplaced and the model decides. A generated word that is also an English word ("nu",
 //     Romanian no) counts only when both generated files give it and it
 //     is the whole reply. Entries are used as few as possible and, among
 //     equal covers, the longest entry first. Every entry has a class: yes, polite, no,

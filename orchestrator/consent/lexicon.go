@@ -28,6 +28,12 @@ var lexiconCLDR []byte
 //go:embed lexicon_gettext.yaml
 var lexiconGettext []byte
 
+// lexiconSpeakers is the generated number of speakers of each language of
+// the generated word files, from CLDR's territoryInfo (gen/speakers.go).
+//
+//go:embed lexicon_speakers.yaml
+var lexiconSpeakers []byte
+
 // generatedFiles are the generated word files, in the order they load.
 var generatedFiles = []struct {
 	name string
@@ -110,6 +116,15 @@ type lexicon struct {
 	english              map[englishWord][]genWord
 	// sources names each generated file's source and version.
 	sources []string
+	// classLangs and exactLangs hold the languages a generated word is yes
+	// or no in, by key and by exact form: resolveConflicts reads them.
+	classLangs, exactLangs map[string]map[class][]string
+	// resolved lists the conflicts the speakers decided by key ("न → no");
+	// resolvedExact holds the exact forms they decided.
+	resolved      []string
+	resolvedExact map[string]bool
+	// speakersSource names the speakers' source and version.
+	speakersSource string
 }
 
 // lexiconFile mirrors lexicon.yaml. Each list is one class.
@@ -159,12 +174,97 @@ var lex = sync.OnceValue(func() *lexicon {
 	}
 	if err == nil {
 		l.addCorroborated()
+		err = l.resolveConflicts(lexiconSpeakers, "lexicon_speakers.yaml")
 	}
 	if err != nil {
 		panic(err)
 	}
 	return l
 })
+
+// speakersFile mirrors lexicon_speakers.yaml.
+type speakersFile struct {
+	Source   string           `yaml:"source"`
+	Speakers map[string]int64 `yaml:"speakers"`
+	Unknown  []string         `yaml:"unknown"`
+}
+
+// speakerRatio is how many times the speakers of one meaning's languages a
+// conflicting word's other meaning needs to win.
+const speakerRatio = 10
+
+// resolveConflicts reads a generated word that is yes in some languages and
+// no in others (clAmbiguous) by who speaks them: the word takes the meaning
+// whose languages have at least speakerRatio times the speakers of the
+// other meaning's (CLDR territoryInfo figures, lexicon_speakers.yaml),
+// when every one of its languages has a figure. Only a no wins this way: a
+// word that is no in a language the lexicon covers is never read as yes, so
+// that a decline in that language is never read as consent (the issue's
+// rule; TestDeclinesNeverSearch). A yes majority leaves the word ambiguous,
+// and the model decides, as does a conflict nearer than the ratio.
+func (l *lexicon) resolveConflicts(data []byte, name string) error {
+	var f speakersFile
+	dec := yaml.NewDecoder(strings.NewReader(string(data)))
+	dec.KnownFields(true)
+	if err := dec.Decode(&f); err != nil {
+		return fmt.Errorf("%s: %w", name, err)
+	}
+	if f.Source == "" || len(f.Speakers) == 0 {
+		return fmt.Errorf("%s: source and speakers must be present and non-empty", name)
+	}
+	l.speakersSource = f.Source
+	// winner returns the class a conflict resolves to, or clAmbiguous.
+	winner := func(by map[class][]string) class {
+		var n [2]int64
+		for i, c := range []class{clYes, clNo} {
+			if len(by[c]) == 0 {
+				return clAmbiguous
+			}
+			for _, lang := range by[c] {
+				sp, ok := f.Speakers[lang]
+				if !ok {
+					return clAmbiguous
+				}
+				n[i] += sp
+			}
+		}
+		if n[1] >= speakerRatio*n[0] {
+			return clNo
+		}
+		return clAmbiguous
+	}
+	for _, key := range slices.Sorted(maps.Keys(l.classLangs)) {
+		if l.entries[key] != clAmbiguous || !l.generated[key] {
+			continue
+		}
+		if c := winner(l.classLangs[key]); c != clAmbiguous {
+			l.entries[key] = c
+			l.resolved = append(l.resolved, key+" → no")
+		}
+	}
+	for _, ex := range slices.Sorted(maps.Keys(l.exactLangs)) {
+		if l.exact[ex] != clAmbiguous || !l.exactGenerated[ex] {
+			continue
+		}
+		if c := winner(l.exactLangs[ex]); c != clAmbiguous {
+			l.exact[ex] = c
+			l.resolvedExact[ex] = true
+		}
+	}
+	return nil
+}
+
+// dedupLangs appends langs to the languages of m[k][c], each once.
+func dedupLangs(m map[string]map[class][]string, k string, c class, langs []string) {
+	if m[k] == nil {
+		m[k] = map[class][]string{}
+	}
+	for _, lang := range langs {
+		if !slices.Contains(m[k][c], lang) {
+			m[k][c] = append(m[k][c], lang)
+		}
+	}
+}
 
 // englishWord is a generated word that is an English word too, in one class.
 type englishWord struct {
@@ -285,7 +385,9 @@ func (l *lexicon) addWord(w genWord, c class) error {
 	key := strings.Join(keys, " ")
 	if len(toks) == 1 && toks[0].exact != "" {
 		l.addExact(toks[0].exact, c, w.English)
+		dedupLangs(l.exactLangs, toks[0].exact, c, w.Langs)
 	}
+	dedupLangs(l.classLangs, key, c, w.Langs)
 	if w.English {
 		l.aloneKey[key] = true
 	}
@@ -363,6 +465,9 @@ func loadLexicon(data []byte, name string) (*lexicon, error) {
 		exact:         map[string]class{},
 
 		exactGenerated: map[string]bool{},
+		classLangs:     map[string]map[class][]string{},
+		exactLangs:     map[string]map[class][]string{},
+		resolvedExact:  map[string]bool{},
 		aloneExact:     map[string]bool{},
 		aloneKey:       map[string]bool{},
 	}

@@ -180,7 +180,17 @@ func languagesReport(t *testing.T) (doc string, covered, all *setScore) {
 	b.WriteString("  something else), a source the lexicon does not use, and never edited since.\n\n")
 	b.WriteString("The lexicon's words come from the hand-kept `lexicon.yaml` and two generated files:\n")
 	fmt.Fprintf(&b, "`lexicon_cldr.yaml` (%s) and\n`lexicon_gettext.yaml` (%s).\n", lx.sources[0], lx.sources[1])
-	b.WriteString("`make consent-tables` rebuilds both from their sources.\n\n")
+	b.WriteString("`make consent-tables` rebuilds both from their sources. The gettext source is a rule fixed\n")
+	b.WriteString("up front: the Debian packages of widely translated desktop and installer toolkits (GTK 2, 3\n")
+	b.WriteString("and 4, newt, dialog, Xfce's libxfce4ui, zenity, wxWidgets, KDE Frameworks' KWidgetsAddons,\n")
+	b.WriteString("Qt 5 and 6) whose gettext or Qt catalogs translate the Yes/No buttons in at least 20\n")
+	b.WriteString("languages (`orchestrator/consent/gen/gettext.go`).\n\n")
+	b.WriteString("A word that is yes in one language and no in another is read by who speaks them:\n")
+	fmt.Fprintf(&b, "`lexicon_speakers.yaml` (%s) gives speakers per\n", lx.speakersSource)
+	fmt.Fprintf(&b, "language, and the word is read as no when its no-languages have at least %d times the speakers\n", speakerRatio)
+	b.WriteString("of its yes-languages. A yes majority never wins (a decline in the smaller language would read\n")
+	b.WriteString("as consent), and a nearer conflict stays ambiguous: the model decides.\n")
+	fmt.Fprintf(&b, "Decided by speakers: %d (%s); still ambiguous: %d.\n\n", len(lx.resolved), strings.Join(lx.resolved, ", "), countAmbiguous(lx))
 	b.WriteString("**Covered language**: a language with at least one yes or no word in a generated file (CLDR\n")
 	b.WriteString("or gettext, in any script, whether the classifier reads the word as written, as the hand-kept\n")
 	b.WriteString("entry that shadows it, or as ambiguous), and English, the language of `lexicon.yaml`\n")
@@ -206,7 +216,7 @@ func languagesReport(t *testing.T) (doc string, covered, all *setScore) {
 	b.WriteString("\nWhy the rules miss, covered languages: ")
 	var causes []string
 	for _, c := range []struct{ key, text string }{
-		{"ambiguous", "a word that is yes in one language and no in another (\"jo\", \"da\"), read as neither by design"},
+		{"ambiguous", "a word that is yes in one language and no in another (\"jo\", \"da\") that the speakers do not decide, read as neither by design"},
 		{"unknown", "a word the lexicon does not have (the sources name different words for one language, or another script)"},
 		{"misread", "known words read as another class"},
 	} {
@@ -237,6 +247,17 @@ func languagesReport(t *testing.T) (doc string, covered, all *setScore) {
 	b.WriteString("How many replies of each set each rule decided, and how many of those were right.\n\n")
 	b.WriteString(ruleTable(t))
 	return b.String(), covered, all
+}
+
+// countAmbiguous counts the generated word keys the rules read as neither.
+func countAmbiguous(lx *lexicon) int {
+	n := 0
+	for k, c := range lx.entries {
+		if c == clAmbiguous && lx.generated[k] {
+			n++
+		}
+	}
+	return n
 }
 
 func deref(s *score) score {

@@ -19,12 +19,18 @@ import (
 )
 
 // The second source of the lexicon: the translations of the "Yes" and "No"
-// buttons in the gettext catalogs (.mo files) that Debian packages ship
-// under usr/share/locale/<locale>/LC_MESSAGES. Which packages is the
-// Makefile's choice (consent-tables); each is named with its version in the
-// generated file. Neither CLDR nor glibc's locales are read here, and
-// glibc's own catalogs (libc.mo) are not among the packages: the held-out
-// set is built from glibc.
+// buttons in the translation catalogs that Debian packages ship: gettext
+// (.mo) under usr/share/locale/<locale>/LC_MESSAGES, and Qt's (.qm, qm.go)
+// there and in usr/share/qt<N>/translations. Which packages is a rule fixed
+// before any measurement: the packages of widely translated desktop and
+// installer toolkits (GTK 2, 3 and 4; newt and dialog, the installers'
+// text dialogs; Xfce's libxfce4ui; zenity; wxWidgets; KDE Frameworks'
+// KWidgetsAddons; Qt 5 and 6) whose catalogs translate the buttons in at
+// least minButtonLanguages languages. The Makefile's CONSENT_DEBS lists
+// them; each is named with its version and language count in the generated
+// file. Neither CLDR nor glibc's locales are read here, and glibc's own
+// catalogs (libc.mo) are not among the packages: the held-out set is built
+// from glibc.
 
 // gettextIDs are the msgids whose translation is a yes or a no: the plain
 // button labels and GTK's mnemonic stock labels ("_Yes").
@@ -76,9 +82,10 @@ func moCatalog(data []byte) (map[string]string, error) {
 	return cat, nil
 }
 
-// mnemonic matches the keyboard mnemonic a translation appends in
-// parentheses ("はい(_Y)", "ना (_N)").
-var mnemonic = regexp.MustCompile(`\s*\(\s*[_&]\p{L}\s*\)\s*$`)
+// mnemonic matches the keyboard mnemonic a translation appends or puts
+// first in parentheses ("はい(_Y)", "ना (_N)", Malayalam "(&Y)അതെ" in
+// KWidgetsAddons).
+var mnemonic = regexp.MustCompile(`\s*\(\s*[_&]\p{L}\s*\)\s*$|^\s*\(\s*[_&]\p{L}\s*\)\s*`)
 
 // buttonWord returns a button label as a word: without its mnemonic in
 // parentheses and without the mnemonic marks '_' and '&'.
@@ -96,7 +103,7 @@ type debPackage struct {
 }
 
 // readDeb extracts a .deb into a temporary directory (dpkg-deb) and reads
-// the yes and no translations of every .mo file under usr/share/locale.
+// the yes and no translations of every catalog catalogLocale finds.
 func readDeb(path string) (debPackage, error) {
 	p := debPackage{words: map[string]map[string]map[string]bool{"yes": {}, "no": {}}}
 	out, err := exec.Command("dpkg-deb", "--showformat=${Package}\t${Version}", "--show", path).Output()
@@ -112,33 +119,41 @@ func readDeb(path string) (debPackage, error) {
 	if out, err := exec.Command("dpkg-deb", "--extract", path, tmp).CombinedOutput(); err != nil {
 		return p, fmt.Errorf("%s: dpkg-deb --extract: %w: %s", path, err, out)
 	}
-	root := filepath.Join(tmp, "usr", "share", "locale")
-	err = filepath.WalkDir(root, func(file string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() || !strings.HasSuffix(file, ".mo") {
+	found := false
+	err = filepath.WalkDir(tmp, func(file string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
 			return err
 		}
-		rel, _ := filepath.Rel(root, file)
-		locale, _, _ := strings.Cut(rel, string(filepath.Separator))
-		lang := baseLang(locale)
+		rel, _ := filepath.Rel(tmp, file)
+		locale, kind := catalogLocale(rel)
+		if kind == "" {
+			return nil
+		}
+		found = true
 		data, err := os.ReadFile(file)
 		if err != nil {
 			return err
 		}
-		cat, err := moCatalog(data)
+		var cat map[string]string
+		var dec *encoding.Decoder
+		if kind == "mo" {
+			if cat, err = moCatalog(data); err == nil {
+				dec, err = catalogDecoder(cat[""])
+			}
+		} else {
+			cat, err = qmCatalog(data)
+		}
 		if err != nil {
 			return fmt.Errorf("%s: %s: %w", p.name, rel, err)
 		}
-		dec, err := catalogDecoder(cat[""])
-		if err != nil {
-			return fmt.Errorf("%s: %s: %w", p.name, rel, err)
-		}
+		lang := baseLang(locale)
 		for id, s := range cat {
 			ctx, msgid, ok := strings.Cut(id, "\x04")
 			if !ok {
 				msgid, ctx = id, ""
 			}
 			class, ok := gettextIDs[msgid]
-			if !ok || (ctx != "" && ctx != "Stock label") {
+			if !ok || (kind == "mo" && ctx != "" && ctx != "Stock label") || (kind == "qm" && !qmButtonContexts[ctx]) {
 				continue
 			}
 			if dec != nil {
@@ -161,10 +176,31 @@ func readDeb(path string) (debPackage, error) {
 		}
 		return nil
 	})
-	if errors.Is(err, fs.ErrNotExist) {
-		return p, fmt.Errorf("%s: no usr/share/locale", path)
+	if err == nil && !found {
+		err = fmt.Errorf("%s: no gettext or Qt catalogs", path)
 	}
 	return p, err
+}
+
+// catalogLocale returns the locale and kind ("mo" or "qm") of a catalog by
+// its path inside a package: usr/share/locale/<locale>/LC_MESSAGES/*.mo or
+// *.qm (KDE Frameworks), or Qt's usr/share/qt<N>/translations/
+// qtbase_<locale>.qm. Any other file gives kind "".
+func catalogLocale(rel string) (locale, kind string) {
+	parts := strings.Split(filepath.ToSlash(rel), "/")
+	name := parts[len(parts)-1]
+	ext := strings.TrimPrefix(filepath.Ext(name), ".")
+	if ext != "mo" && ext != "qm" {
+		return "", ""
+	}
+	if len(parts) == 6 && parts[0] == "usr" && parts[1] == "share" && parts[2] == "locale" && parts[4] == "LC_MESSAGES" {
+		return parts[3], ext
+	}
+	if l, ok := strings.CutPrefix(strings.TrimSuffix(name, ".qm"), "qtbase_"); ok && ext == "qm" && len(parts) == 5 &&
+		parts[0] == "usr" && parts[1] == "share" && strings.HasPrefix(parts[2], "qt") && parts[3] == "translations" {
+		return l, ext
+	}
+	return "", ""
 }
 
 // catalogDecoder returns the decoder of the charset a catalog's header
@@ -194,11 +230,32 @@ func baseLang(locale string) string {
 	return l
 }
 
+// minButtonLanguages is the rule that admits a package of the listed stacks
+// (the Makefile's CONSENT_DEBS): its catalogs translate the Yes or No button
+// in at least this many languages besides English. A package below it is an
+// error, not skipped, so that the list and the rule never disagree.
+const minButtonLanguages = 20
+
+// languages counts the languages, English aside, with a yes or no word.
+func (p debPackage) languages() int {
+	seen := map[string]bool{}
+	for _, ws := range p.words {
+		for _, langs := range ws {
+			for l := range langs {
+				if l != "en" {
+					seen[l] = true
+				}
+			}
+		}
+	}
+	return len(seen)
+}
+
 // gettextLexicon writes lexicon_gettext.yaml from the .deb files given.
-func gettextLexicon(debs []string, dict string) ([]byte, error) {
+func gettextLexicon(debs []string, dict string) ([]byte, map[string]bool, error) {
 	english, dictName, err := readDict(dict)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	classes := map[string]map[string]*word{"yes": {}, "no": {}}
 	var names []string
@@ -209,7 +266,12 @@ func gettextLexicon(debs []string, dict string) ([]byte, error) {
 			errs = append(errs, err)
 			continue
 		}
-		names = append(names, p.name+" "+p.version)
+		n := p.languages()
+		if n < minButtonLanguages {
+			errs = append(errs, fmt.Errorf("%s: its catalogs translate the Yes and No buttons in %d languages; a package is read from %d on (minButtonLanguages)", p.name, n, minButtonLanguages))
+			continue
+		}
+		names = append(names, fmt.Sprintf("%s %s (%d languages)", p.name, p.version, n))
 		for class, ws := range p.words {
 			for key, langs := range ws {
 				x := classes[class][key]
@@ -224,21 +286,26 @@ func gettextLexicon(debs []string, dict string) ([]byte, error) {
 		}
 	}
 	if len(errs) > 0 {
-		return nil, errors.Join(errs...)
+		return nil, nil, errors.Join(errs...)
 	}
 	if len(names) == 0 {
-		return nil, errors.New("-deb: no Debian packages given")
+		return nil, nil, errors.New("-deb: no Debian packages given")
 	}
 	sort.Strings(names)
 	var b bytes.Buffer
 	b.WriteString("# Code generated by go run ./orchestrator/consent/gen; DO NOT EDIT.\n")
-	b.WriteString("#\n# Yes and no words from the gettext catalogs of Debian packages: the\n")
-	b.WriteString("# translations of the msgids \"Yes\"/\"No\" (and GTK's stock labels \"_Yes\"/\n")
-	b.WriteString("# \"_No\"), mnemonics removed, in usr/share/locale/<locale>/LC_MESSAGES/*.mo.\n")
+	b.WriteString("#\n# Yes and no words from the translation catalogs of Debian packages: the\n")
+	b.WriteString("# translations of the button labels \"Yes\"/\"No\" (also \"_Yes\", \"&Yes\", GTK's stock\n")
+	b.WriteString("# labels), mnemonics removed, in gettext catalogs (usr/share/locale/<locale>/\n")
+	b.WriteString("# LC_MESSAGES/*.mo) and Qt catalogs (*.qm there, and Qt's qtbase_<locale>.qm;\n")
+	b.WriteString("# button contexts only). The packages: those of widely translated desktop and\n")
+	b.WriteString("# installer toolkits (GTK 2, 3 and 4, newt, dialog, Xfce's libxfce4ui, zenity,\n")
+	b.WriteString("# wxWidgets, KDE Frameworks' KWidgetsAddons, Qt 5 and 6) whose catalogs\n")
+	fmt.Fprintf(&b, "# translate the buttons in at least %d languages besides English.\n", minButtonLanguages)
 	b.WriteString(genNotes)
 	fmt.Fprintf(&b, "source: Debian %s; English words from %s\n", strings.Join(names, ", "), dictName)
 	writeClasses(&b, classes, english)
-	return b.Bytes(), nil
+	return b.Bytes(), classLangs(classes), nil
 }
 
 // genNotes explains the shared fields of both generated lexicon files.

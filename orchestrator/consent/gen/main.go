@@ -7,6 +7,10 @@
 //   - lexicon_gettext.yaml: the translations of the "Yes" and "No" buttons
 //     in the gettext catalogs of Debian packages (gettext.go), a second
 //     source beside CLDR;
+//   - lexicon_speakers.yaml: the speakers of each language of both files,
+//     from CLDR's supplemental territoryInfo (npm package cldr-core,
+//     speakers.go), by which the classifier reads a word that is yes in
+//     one language and no in another;
 //   - lookalike_table.go: the letters that imitate a Latin letter, from the
 //     Unicode TS #39 confusables table (github.com/mtibben/confusables, which
 //     carries confusables.txt) and the names of the Latin small capitals
@@ -14,7 +18,7 @@
 //
 // Run it from the module root (make consent-tables does):
 //
-//	go run ./orchestrator/consent/gen -cldr DIR/node_modules/cldr-misc-full -deb PKG.deb ...
+//	go run ./orchestrator/consent/gen -cldr DIR/node_modules/cldr-misc-full -cldr-core DIR/node_modules/cldr-core -deb PKG.deb ...
 //
 // With -heldout FILE it also writes the multilingual held-out set from
 // glibc's locales (glibc.go). That set was measured once and is never
@@ -31,6 +35,7 @@ import (
 	"flag"
 	"fmt"
 	"go/format"
+	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -47,6 +52,7 @@ import (
 
 func main() {
 	cldr := flag.String("cldr", "", "the cldr-misc-full package directory (holding package.json and main/)")
+	core := flag.String("cldr-core", "", "the cldr-core package directory (holding supplemental/territoryInfo.json): speakers per language")
 	var debs debList
 	flag.Var(&debs, "deb", "a Debian package (.deb) whose gettext catalogs translate \"Yes\" and \"No\"; repeat for more")
 	dict := flag.String("dict", "/usr/share/dict/words", "an English word list (Debian wamerican): generated words that are English words are marked")
@@ -54,7 +60,7 @@ func main() {
 	dataset := flag.String("heldout", "", "write the multilingual held-out set to this file (only to build it anew: it is never rewritten once measured)")
 	out := flag.String("out", "orchestrator/consent", "directory to write the generated files to")
 	flag.Parse()
-	if err := run(*cldr, debs, *dict, *out); err != nil {
+	if err := run(*cldr, *core, debs, *dict, *out); err != nil {
 		fmt.Fprintln(os.Stderr, "gen:", err)
 		os.Exit(1)
 	}
@@ -73,7 +79,7 @@ type debList []string
 func (d *debList) String() string     { return strings.Join(*d, ",") }
 func (d *debList) Set(s string) error { *d = append(*d, s); return nil }
 
-func run(cldr string, debs []string, dict, out string) error {
+func run(cldr, core string, debs []string, dict, out string) error {
 	table, err := lookalikes()
 	if err != nil {
 		return err
@@ -84,18 +90,28 @@ func run(cldr string, debs []string, dict, out string) error {
 	if cldr == "" {
 		return errors.New("-cldr is required (npm install cldr-misc-full into a temporary directory)")
 	}
-	lex, err := cldrLexicon(cldr, dict)
+	if core == "" {
+		return errors.New("-cldr-core is required (npm install cldr-core into a temporary directory)")
+	}
+	lex, langs, err := cldrLexicon(cldr, dict)
 	if err != nil {
 		return err
 	}
-	if err := writeAtomic(filepath.Join(out, "lexicon_cldr.yaml"), lex); err != nil {
-		return err
-	}
-	gt, err := gettextLexicon(debs, dict)
+	gt, gtLangs, err := gettextLexicon(debs, dict)
 	if err != nil {
 		return err
 	}
-	return writeAtomic(filepath.Join(out, "lexicon_gettext.yaml"), gt)
+	maps.Copy(langs, gtLangs)
+	sp, err := speakersTable(core, langs)
+	if err != nil {
+		return err
+	}
+	for name, data := range map[string][]byte{"lexicon_cldr.yaml": lex, "lexicon_gettext.yaml": gt, "lexicon_speakers.yaml": sp} {
+		if err := writeAtomic(filepath.Join(out, name), data); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // heldout writes the multilingual held-out set from glibc's locales.
@@ -199,24 +215,24 @@ type word struct {
 // "tak"). A word that is yes in some languages and no in others is listed
 // in both classes (the classifier reads it as neither); a word that is also
 // an English word is marked (writeClasses).
-func cldrLexicon(dir, dict string) ([]byte, error) {
+func cldrLexicon(dir, dict string) ([]byte, map[string]bool, error) {
 	english, dictName, err := readDict(dict)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	var pkg struct {
 		Version string `json:"version"`
 	}
 	data, err := os.ReadFile(filepath.Join(dir, "package.json"))
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if err := json.Unmarshal(data, &pkg); err != nil {
-		return nil, fmt.Errorf("%s/package.json: %w", dir, err)
+		return nil, nil, fmt.Errorf("%s/package.json: %w", dir, err)
 	}
 	locales, err := os.ReadDir(filepath.Join(dir, "main"))
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	classes := map[string]map[string]*word{"yes": {}, "no": {}}
 	var errs []error
@@ -227,7 +243,7 @@ func cldrLexicon(dir, dict string) ([]byte, error) {
 		if errors.Is(err, os.ErrNotExist) {
 			continue
 		} else if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		var f struct {
 			Main map[string]struct {
@@ -266,7 +282,7 @@ func cldrLexicon(dir, dict string) ([]byte, error) {
 		}
 	}
 	if len(errs) > 0 {
-		return nil, errors.Join(errs...)
+		return nil, nil, errors.Join(errs...)
 	}
 	var b bytes.Buffer
 	b.WriteString("# Code generated by go run ./orchestrator/consent/gen; DO NOT EDIT.\n")
@@ -276,7 +292,7 @@ func cldrLexicon(dir, dict string) ([]byte, error) {
 	b.WriteString(genNotes)
 	fmt.Fprintf(&b, "source: npm cldr-misc-full %s; English words from %s\n", pkg.Version, dictName)
 	writeClasses(&b, classes, english)
-	return b.Bytes(), nil
+	return b.Bytes(), classLangs(classes), nil
 }
 
 // englishStr holds the English yesstr and nostr alternatives.
@@ -339,6 +355,17 @@ func debianVersion(pkg string) string {
 		return ""
 	}
 	return strings.TrimSpace(string(out))
+}
+
+// classLangs returns every language of the words of classes.
+func classLangs(classes map[string]map[string]*word) map[string]bool {
+	langs := map[string]bool{}
+	for _, ws := range classes {
+		for _, w := range ws {
+			maps.Copy(langs, w.langs)
+		}
+	}
+	return langs
 }
 
 func langList(m map[string]bool) string {

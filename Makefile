@@ -6,7 +6,7 @@ VARIANTS := seed routing-examples
 MODES    := model structured
 LATEST   := reports/latest
 
-.PHONY: run test build install vet fmt-check unit gate baseline cassettes compare bench fuzz clean consent-tables
+.PHONY: run test build install vet fmt-check unit gate baseline cassettes compare bench fuzz clean consent-tables docs
 
 # -buildvcs=auto: --version names the commit even where GOFLAGS turns
 # stamping off.
@@ -112,6 +112,12 @@ fuzz:
 	  done; \
 	done; \
 	printf '\n%-60s %-28s %10s\n' package target execs; printf "$$summary"
+
+# docs: regenerate the figures and sample outputs of README.md and docs/*.md,
+# each region <!-- generated: CMD --> … <!-- end --> from its command, run in
+# a fresh copy of the tree (internal/docgen). A test fails when one drifts.
+docs:
+	$(GO) run ./internal/docgen
 
 clean:
 	rm -rf bin $(LATEST) reports/runs reports/.baseline

@@ -84,7 +84,7 @@ func TestMeasureShippedDataset(t *testing.T) {
 // the measurement, row for row.
 func TestREADMEFormsTable(t *testing.T) {
 	rep := measureShipped(t)
-	readme, err := os.ReadFile("../../README.md")
+	readme, err := os.ReadFile("../../docs/assistant.md")
 	if err != nil {
 		t.Fatal(err)
 	}

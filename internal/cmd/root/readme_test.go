@@ -17,7 +17,7 @@ import (
 // start up to the next line starting with "## " or "Makefile targets".
 func readmeSection(t *testing.T, start string) string {
 	t.Helper()
-	b, err := os.ReadFile("../../../README.md")
+	b, err := os.ReadFile("../../../docs/commands.md")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -124,7 +124,7 @@ func readmeDefault(f *pflag.Flag) string {
 // Commands section names exists on some command: none missing, none
 // stale.
 func TestREADMEMentionsEveryFlag(t *testing.T) {
-	b, err := os.ReadFile("../../../README.md")
+	b, err := os.ReadFile("../../../docs/commands.md")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -22,6 +22,7 @@
 //
 //	go run ./internal/docgen          rewrite every drifted region
 //	go run ./internal/docgen -check   list the drifted regions, exit 1 if any
+//	go run ./internal/docgen PAGE…    only these pages (docs/gate.md)
 //
 // TestDocsAreGenerated, run by go test ./..., fails on a drifted region,
 // naming the page, the line and the command and showing the diff.
@@ -40,18 +41,22 @@ func main() {
 	root := flag.String("root", ".", "the repository's root")
 	check := flag.Bool("check", false, "report drifted regions and exit 1 if any; rewrite nothing")
 	flag.Parse()
+	only := flag.Args() // pages to regenerate, relative to root; none: every page
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
-	if err := run(ctx, *root, *check); err != nil {
+	if err := run(ctx, *root, *check, only); err != nil {
 		fmt.Fprintln(os.Stderr, "docgen:", err)
 		os.Exit(1)
 	}
 }
 
-func run(ctx context.Context, root string, check bool) error {
+func run(ctx context.Context, root string, check bool, only []string) error {
 	pages, err := Pages(root)
 	if err != nil {
 		return err
+	}
+	if len(only) > 0 {
+		pages = only
 	}
 	r, err := NewRunner(ctx, root)
 	if err != nil {

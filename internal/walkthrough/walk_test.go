@@ -42,6 +42,7 @@ var walks = map[string]walk{
 	"everyday-loop.txtar": {"README.md", "## Tuning a prompt: the everyday loop"},
 	"samples.txtar":       {"docs/statistics.md", "## Samples: one draw per case can mislead"},
 	"live-estimate.txtar": {"docs/record-replay.md", "## Recording from the live services"},
+	"ask-sim.txtar":       {"docs/assistant.md", "### Without keys"},
 }
 
 // TestWalkthroughs runs every script in a fresh copy of the tree: the files

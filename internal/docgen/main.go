@@ -35,6 +35,8 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+
+	"github.com/aymanbagabas/go-udiff"
 )
 
 func main() {
@@ -71,6 +73,9 @@ func run(ctx context.Context, root string, check bool, only []string) error {
 	}
 	for _, d := range drifts {
 		fmt.Printf("%s:%d: %s\n", d.Page, d.Region.Line, d.Region.Cmd)
+		if check {
+			fmt.Print(udiff.Unified("page", "command", d.Region.Body, d.Want))
+		}
 	}
 	if check {
 		if len(drifts) > 0 {

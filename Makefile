@@ -89,7 +89,7 @@ compare: build
 # once (a few minutes), cached under $TMPDIR/searchbench-synth, and nothing
 # is written into the repository. PROMPTFOO=path/to/promptfoo also times
 # promptfoo on the same machine, BASELINE=dir compares with the replay of
-# an earlier source tree (see README, Performance).
+# an earlier source tree (see docs/performance.md).
 PROMPTFOO ?=
 BASELINE ?=
 bench:

@@ -102,7 +102,7 @@ func TestREADMEFormsTable(t *testing.T) {
 			t.Errorf("form %s has no case in %s", tag, shipped)
 		}
 		if !strings.Contains(string(readme), "\n"+row+"\n") {
-			t.Errorf("README's forms table has no row %q", row)
+			t.Errorf("docs/assistant.md's forms table has no row %q", row)
 		}
 	}
 }

@@ -9,7 +9,7 @@ LATEST   := reports/latest
 # bash for pipefail: a test run piped into its summary keeps go test's status.
 SHELL := bash
 
-.PHONY: run test test-all unit-all mutants build install vet fmt-check unit gate baseline cassettes compare bench fuzz clean consent-tables
+.PHONY: run test test-all unit-all mutants build install vet fmt-check unit gate baseline cassettes compare bench fuzz clean consent-tables docs
 
 # -buildvcs=auto: --version names the commit even where GOFLAGS turns
 # stamping off.
@@ -121,7 +121,7 @@ compare: build
 # once (a few minutes), cached under $TMPDIR/searchbench-synth, and nothing
 # is written into the repository. PROMPTFOO=path/to/promptfoo also times
 # promptfoo on the same machine, BASELINE=dir compares with the replay of
-# an earlier source tree (see README, Performance).
+# an earlier source tree (see docs/performance.md).
 PROMPTFOO ?=
 BASELINE ?=
 bench:
@@ -159,6 +159,12 @@ mutants:
 	  $(GO) run $(GREMLINS) unleash --workers 2 --timeout-coefficient 10 -o $$tmp/$${p//\//_}.json ./$$p > $$tmp/log 2>&1 || { cat $$tmp/log; exit 1; }; \
 	  args="$$args $$p=$$tmp/$${p//\//_}.json"; \
 	done && $(GO) run ./internal/mutsum $$args
+
+# docs: regenerate the figures and sample outputs of README.md and docs/*.md,
+# each region <!-- generated: CMD --> … <!-- end --> from its command, run in
+# a fresh copy of the tree (internal/docgen). A test fails when one drifts.
+docs:
+	$(GO) run ./internal/docgen
 
 clean:
 	rm -rf bin $(LATEST) reports/runs reports/.baseline

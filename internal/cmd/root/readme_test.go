@@ -17,14 +17,14 @@ import (
 // start up to the next line starting with "## " or "Makefile targets".
 func readmeSection(t *testing.T, start string) string {
 	t.Helper()
-	b, err := os.ReadFile("../../../README.md")
+	b, err := os.ReadFile("../../../docs/commands.md")
 	if err != nil {
 		t.Fatal(err)
 	}
 	s := string(b)
 	i := strings.Index(s, "\n"+start)
 	if i < 0 {
-		t.Fatalf("README has no %q", start)
+		t.Fatalf("docs/commands.md has no %q", start)
 	}
 	s = s[i+1+len(start):]
 	for _, end := range []string{"\n## ", "\nMakefile targets", "\nFlags of "} {
@@ -35,7 +35,7 @@ func readmeSection(t *testing.T, start string) string {
 	return s
 }
 
-// TestREADMECommandsTable: the README's Commands table lists every command
+// TestREADMECommandsTable: the docs/commands.md's Commands table lists every command
 // the binary has, and no other.
 func TestREADMECommandsTable(t *testing.T) {
 	io, _, _ := cmdutil.Test("")
@@ -53,7 +53,7 @@ func TestREADMECommandsTable(t *testing.T) {
 	slices.Sort(listed)
 	listed = slices.Compact(listed)
 	if !slices.Equal(have, listed) {
-		t.Errorf("README's Commands table lists %v; the binary has %v", listed, have)
+		t.Errorf("docs/commands.md's Commands table lists %v; the binary has %v", listed, have)
 	}
 }
 
@@ -87,14 +87,14 @@ func TestREADMEFlagTables(t *testing.T) {
 						continue
 					}
 					if want := readmeDefault(f); !strings.Contains(cells[1], want) {
-						t.Errorf("--%s: README's default is %q; the code's is %q", m[1], cells[1], want)
+						t.Errorf("--%s: docs/commands.md's default is %q; the code's is %q", m[1], cells[1], want)
 					}
 				}
 			}
 			slices.Sort(have)
 			slices.Sort(listed)
 			if !slices.Equal(have, listed) {
-				t.Errorf("README's %s flags table lists %v; %s has %v", name, listed, name, have)
+				t.Errorf("docs/commands.md's %s flags table lists %v; %s has %v", name, listed, name, have)
 			}
 		})
 	}
@@ -124,7 +124,7 @@ func readmeDefault(f *pflag.Flag) string {
 // Commands section names exists on some command: none missing, none
 // stale.
 func TestREADMEMentionsEveryFlag(t *testing.T) {
-	b, err := os.ReadFile("../../../README.md")
+	b, err := os.ReadFile("../../../docs/commands.md")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -139,7 +139,7 @@ func TestREADMEMentionsEveryFlag(t *testing.T) {
 			}
 			all[f.Name] = true
 			if !strings.Contains(readme, "--"+f.Name) {
-				t.Errorf("%s --%s: not in the README", c.CommandPath(), f.Name)
+				t.Errorf("%s --%s: not in docs/commands.md", c.CommandPath(), f.Name)
 			}
 		})
 		for _, sub := range c.Commands() {
@@ -149,7 +149,7 @@ func TestREADMEMentionsEveryFlag(t *testing.T) {
 	walk(NewCmdRoot(io))
 	for _, m := range regexp.MustCompile("--([a-z][a-z-]+)").FindAllStringSubmatch(readmeSection(t, "## Commands"), -1) {
 		if !all[m[1]] {
-			t.Errorf("README's Commands section names --%s, which no command has", m[1])
+			t.Errorf("docs/commands.md's Commands section names --%s, which no command has", m[1])
 		}
 	}
 }

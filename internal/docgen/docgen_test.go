@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/aymanbagabas/go-udiff"
+	"github.com/searchbench/searchbench/lib/testenv"
 )
 
 // repoRoot is the repository, two folders up.
@@ -18,6 +19,7 @@ const repoRoot = "../.."
 // holds what its command prints today. On a drift it names the page, the
 // line and the command, shows the diff, and the fix is make docs.
 func TestDocsAreGenerated(t *testing.T) {
+	testenv.Slow(t)
 	pages, err := Pages(repoRoot)
 	if err != nil {
 		t.Fatal(err)

@@ -28,7 +28,7 @@ func lintWorkflows(t *testing.T, shellcheck string) {
 	t.Helper()
 	files, err := filepath.Glob(filepath.Join(repo, ".github", "workflows", "*.yml"))
 	if err != nil || len(files) == 0 {
-		t.Fatalf("no workflow under .github/workflows (%v): the CI section of the README documents one", err)
+		t.Fatalf("no workflow under .github/workflows (%v): docs/ci.md documents one", err)
 	}
 	var out strings.Builder
 	l, err := actionlint.NewLinter(&out, &actionlint.LinterOptions{Shellcheck: shellcheck})
@@ -44,21 +44,17 @@ func lintWorkflows(t *testing.T, shellcheck string) {
 	}
 }
 
-// The workflow runs the commands the README's CI section shows.
-func TestWorkflowMatchesREADME(t *testing.T) {
+// The workflow runs the commands docs/ci.md shows.
+func TestWorkflowMatchesDocs(t *testing.T) {
 	wf, err := os.ReadFile(filepath.Join(repo, ".github", "workflows", "searchbench.yml"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	readme, err := os.ReadFile(filepath.Join(repo, "README.md"))
+	doc, err := os.ReadFile(filepath.Join(repo, "docs", "ci.md"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, ci, ok := strings.Cut(string(readme), "\n## CI\n")
-	if !ok {
-		t.Fatal("README.md has no \"## CI\" section")
-	}
-	ci, _, _ = strings.Cut(ci, "\n## ")
+	ci, _, _ := strings.Cut(string(doc), "\n## How the workflow is tested\n")
 	flat := func(s string) string { return strings.Join(strings.Fields(s), " ") }
 	for _, cmd := range []string{
 		`bin/searchbench run --quiet --shard ${{ matrix.shard }}/4 --out out/shard-${{ matrix.shard }} --gates gates.yaml "$REFERENCE_FLAG" "$REFERENCE"`,
@@ -70,7 +66,7 @@ func TestWorkflowMatchesREADME(t *testing.T) {
 			t.Errorf("the workflow does not run %q", cmd)
 		}
 		if !strings.Contains(flat(ci), cmd) {
-			t.Errorf("README's CI section does not show %q", cmd)
+			t.Errorf("docs/ci.md does not show %q", cmd)
 		}
 	}
 }

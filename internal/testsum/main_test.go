@@ -2,6 +2,10 @@ package main
 
 import (
 	"encoding/json"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -92,5 +96,39 @@ func TestCrashedBinaryFails(t *testing.T) {
 	}
 	if !strings.Contains(out.String(), "panic: boom") || !strings.Contains(out.String(), "FAIL\ts [no result]") {
 		t.Errorf("output:\n%s", out.String())
+	}
+}
+
+// TestDocsCountTheSlowTests keeps docs/development.md's count of slow tests
+// (the testenv.Slow call sites) true.
+func TestDocsCountTheSlowTests(t *testing.T) {
+	n := 0
+	err := filepath.WalkDir("../..", func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() && (d.Name() == ".git" || d.Name() == "testdata") {
+			return filepath.SkipDir
+		}
+		if strings.HasSuffix(path, "_test.go") {
+			data, err := os.ReadFile(path)
+			if err != nil {
+				return err
+			}
+			n += strings.Count(string(data), "\ttestenv.Slow(t)\n")
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc, err := os.ReadFile("../../docs/development.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{fmt.Sprintf("the %d slow ones", n), fmt.Sprintf("slow tests: %d tests skipped by -short", n)} {
+		if !strings.Contains(string(doc), want) {
+			t.Errorf("docs/development.md does not say %q (%d tests call testenv.Slow)", want, n)
+		}
 	}
 }

@@ -176,6 +176,7 @@ func TestWriteGolden(t *testing.T) {
 	}{
 		{"compare.txt", Options{}},
 		{"compare-verbose.txt", Options{Verbose: true}},
+		{"compare-wide.txt", Options{Verbose: true, Width: -1}},
 		{"compare.md", Options{Markdown: true}},
 	} {
 		var buf strings.Builder

@@ -47,6 +47,9 @@ type Options struct {
 	// AllowSubset compares reports holding different cases on the cases
 	// they share (refused otherwise).
 	AllowSubset bool
+	// Wide shows every column and lifts the width limit (100 columns in a
+	// pipe, a narrower terminal's width).
+	Wide bool
 }
 
 // NewCmdCompare returns the compare command. runF, when not nil, receives
@@ -109,6 +112,7 @@ Exit status: 0 (a comparison is not a verdict; use run --gates to gate),
 	cmd.Flags().BoolVarP(&opts.Verbose, "verbose", "v", false, "show every metric row, also those with no significant change (~)")
 	cmd.Flags().StringVar(&opts.Adjust, "adjust", string(stats.Holm), "p-value adjustment across the metrics tested: `holm` (family-wise error), bh (Benjamini–Hochberg, false discovery rate) or none")
 	cmd.Flags().BoolVar(&opts.AllowSubset, "allow-subset", false, "compare reports that hold different cases, on the cases both hold (refused otherwise)")
+	cmd.Flags().BoolVar(&opts.Wide, "wide", false, "show every column (the counts behind each rate, pairs, mde, pass^N) and do not fit the tables to 100 columns")
 	cmd.Flags().StringVar(&opts.HTML, "html", "", "also write the two runs side by side, flipped cases first, as one self-contained HTML `FILE`")
 	return cmd
 }
@@ -135,7 +139,7 @@ func compareRun(_ context.Context, opts *Options) error {
 	}
 	res.SetAdjustment(adj)
 	res.Warnings = append(notes, res.Warnings...)
-	if err := compare.Write(opts.IO.Out, res, compare.Options{Markdown: opts.Markdown, Verbose: opts.Verbose}); err != nil {
+	if err := compare.Write(opts.IO.Out, res, compare.Options{Markdown: opts.Markdown, Verbose: opts.Verbose, Width: opts.IO.Width(opts.Wide)}); err != nil {
 		return cmdutil.Infra(err)
 	}
 	if opts.HTML != "" {

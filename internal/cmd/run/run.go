@@ -347,22 +347,13 @@ func invalidate(opts *Options, err error) error {
 	return cmdgate.Invalidate(cmdgate.In(opts.Out), err, opts.Gate.Baseline)
 }
 
-// minWidth is the narrowest terminal the summary fits itself to.
-const minWidth = 60
-
 // terminalOptions are the terminal report's options: the summary fits 100
 // columns (or a narrower terminal) unless --wide, -v prints everything, colours only on a terminal
 // that does not refuse them (NO_COLOR, TERM=dumb).
 func terminalOptions(opts *Options, text report.TextOptions, outs cmdgate.Outputs) report.TextOptions {
 	t := text
 	t.Verbose = opts.Verbose
-	switch w := opts.IO.StdoutWidth(); {
-	case opts.Wide:
-		t.Width = -1
-	case w > 0 && w < report.DefaultWidth:
-		// A narrower terminal: fit it (a pipe always gets 100 columns).
-		t.Width = max(w, minWidth)
-	}
+	t.Width = opts.IO.Width(opts.Wide)
 	t.Color = opts.IO.IsStdoutTTY() && opts.IO.Getenv("NO_COLOR") == "" && opts.IO.Getenv("TERM") != "dumb"
 	t.HTMLPath = outs.HTML
 	if !opts.Verbose {

@@ -254,7 +254,7 @@ regressions:
 				t.Fatal(err)
 			}
 			var b strings.Builder
-			if err := Write(&b, v, false); err != nil {
+			if err := WriteWidth(&b, v, false, -1); err != nil {
 				t.Fatal(err)
 			}
 			out := b.String()

@@ -21,6 +21,13 @@ const shortWord = 14
 // keyWord is the longest word the first column keeps whole while it can.
 const keyWord = 40
 
+// FitCells wraps the header and cells of a box table to fit width
+// columns, as RenderTableWidth does, for a table rendered elsewhere (with
+// tablewriter's own wrapping off).
+func FitCells(header []string, rows [][]string, width int) ([]string, [][]string) {
+	return fitCells(header, rows, width)
+}
+
 // fitCells wraps the header and cells of a box table (one space each side
 // of a cell, a rule between columns and at both ends) so that it fits
 // width columns: the widest columns give way first, down to minColumn,

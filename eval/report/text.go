@@ -328,8 +328,10 @@ func RenderTableWidth(w io.Writer, markdown bool, width int, title string, heade
 		}
 		rows = esc
 	} else {
-		for _, l := range WrapText(title, width, "  ") {
-			printf("%s\n", l)
+		if title != "" {
+			for _, l := range WrapText(title, width, "  ") {
+				printf("%s\n", l)
+			}
 		}
 		header, rows = fitCells(header, rows, width)
 		opts = append(opts, tablewriter.WithRowAutoWrap(tw.WrapNone), tablewriter.WithHeaderAutoWrap(tw.WrapNone))

@@ -65,8 +65,14 @@ type outputs struct {
 func readOutputs(t *testing.T, code int, stdout, dir string) outputs {
 	t.Helper()
 	o := outputs{code: code}
+	// The verdict closes stdout, wrapped to 100 columns: from its line
+	// starting "gate: " to the end, joined.
 	lines := strings.Split(strings.TrimRight(stdout, "\n"), "\n")
-	o.stdoutLine = lines[len(lines)-1]
+	i := len(lines) - 1
+	for i > 0 && !strings.HasPrefix(lines[i], "gate: ") {
+		i--
+	}
+	o.stdoutLine = strings.Join(strings.Fields(strings.Join(lines[i:], " ")), " ")
 	f, err := os.Open(filepath.Join(dir, "report.json"))
 	if err != nil {
 		t.Fatal(err)

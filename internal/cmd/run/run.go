@@ -323,7 +323,7 @@ func runRun(ctx context.Context, opts *Options) error {
 			return cmdutil.Infra(err)
 		}
 	} else if verdict != nil {
-		if err := cmdgate.Print(opts.IO.Out, verdict); err != nil {
+		if err := cmdgate.Print(opts.IO.Out, verdict, opts.IO.Width(opts.Wide)); err != nil {
 			return cmdutil.Infra(err)
 		}
 	}

@@ -99,7 +99,7 @@ func readOutputs(t *testing.T, code int, stdout, dir string) outputs {
 	}
 	reporttest.ValidateJUnit(t, filepath.Join(dir, "junit.xml"))
 	x := string(xml)
-	i := strings.Index(x, `<testcase name="verdict" classname="gate">`)
+	i = strings.Index(x, `<testcase name="verdict" classname="gate">`)
 	if i < 0 {
 		t.Fatal("junit.xml has no gate verdict testcase")
 	}

@@ -242,7 +242,7 @@ func (t *textWriter) summaryLine(s Summary) {
 			t.paint(redIf(s.Failed), fmt.Sprint(s.Failed)), t.paint(redIf(s.Errors), plural(s.Errors, "error")))
 	}
 	line := fmt.Sprintf("searchbench: %s (%s)", counts, strings.Join(run, ", "))
-	if w := t.width(); !t.opt.Verbose && w > 0 && runewidth.StringWidth(stripANSI(line)) > w {
+	if w := t.width(); w > 0 && runewidth.StringWidth(stripANSI(line)) > w {
 		// Too wide for the summary: the run's description goes under.
 		t.printf("searchbench: %s\n  (%s)\n", counts, strings.Join(run, ", "))
 		return

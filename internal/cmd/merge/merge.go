@@ -157,7 +157,9 @@ func mergeRun(_ context.Context, opts *Options) error {
 	if len(meta.Shards) > 0 {
 		shards = "shards " + strings.Join(meta.Shards, ", ")
 	}
-	fmt.Fprintf(opts.IO.Out, "merged %d report(s) (%s) into %s\n", len(srcs), shards, opts.Output)
+	for _, l := range report.WrapText(fmt.Sprintf("merged %d report(s) (%s) into %s", len(srcs), shards, opts.Output), opts.IO.Width(opts.Wide), "  ") {
+		fmt.Fprintln(opts.IO.Out, l)
+	}
 	if verdict != nil {
 		if err := cmdgate.Print(opts.IO.Out, verdict, opts.IO.Width(opts.Wide)); err != nil {
 			return cmdutil.Infra(err)

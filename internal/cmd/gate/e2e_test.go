@@ -234,7 +234,7 @@ func TestFourOutputsAgreeOnTheVerdict(t *testing.T) {
 		code, out, _ := sb(t, runArgs(dir, base)...)
 		o := readOutputs(t, code, out, dir)
 		o.agree(t, report.VerdictFail)
-		if len(o.gate.Violations) != 1 || o.gate.Violations[0].Kind != "stale" || o.gate.Violations[0].Case != "consent/seed-yes-y" {
+		if len(o.gate.Violations) != 1 || o.gate.Violations[0].Kind != "improved" || o.gate.Violations[0].Case != "consent/seed-yes-y" {
 			t.Errorf("violations = %+v", o.gate.Violations)
 		}
 	})

@@ -607,6 +607,9 @@ func (o Options) width() int {
 	return o.Width
 }
 
+// maxHeadlineChanges is how many significant changes the headline names.
+const maxHeadlineChanges = 5
+
 // costMetrics are the cost metrics the headline states, when present.
 var costMetrics = []string{"cost.usd", "cost.tokens", "cost.latency.p95"}
 
@@ -629,6 +632,10 @@ func (r *Result) Headline() []string {
 	if r.Subset != nil {
 		lines = append(lines, fmt.Sprintf("Subset: only the %d cases both reports hold are compared, every metric re-aggregated over them (--allow-subset; %s)",
 			r.Shared, r.Subset.Difference()))
+	}
+	if len(sig) > maxHeadlineChanges {
+		// A long list is cut: the metrics table has every row.
+		sig = append(sig[:maxHeadlineChanges], fmt.Sprintf("and %d more (in the table below)", len(sig)-maxHeadlineChanges))
 	}
 	if len(sig) == 0 {
 		lines = append(lines, fmt.Sprintf("Significant changes: none (no paired metric of %d changed with adjusted p < %.2f; %s)", paired, Alpha, r.adjustment()))

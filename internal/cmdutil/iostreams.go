@@ -93,8 +93,9 @@ func (s *IOStreams) SetTTY(stdout, stderr bool) { s.stdoutTTY, s.stderrTTY = std
 // terminal's output assumes (--wide lifts it).
 const DefaultWidth = 100
 
-// MinWidth is the narrowest terminal the output fits itself to.
-const MinWidth = 60
+// MinWidth is the narrowest terminal the output fits itself to: below it
+// a table has no room for its columns at all.
+const MinWidth = 40
 
 // Width is the width a command's output fits: -1 (no limit) with --wide,
 // a narrower terminal's own width (at least MinWidth), else DefaultWidth

@@ -586,7 +586,29 @@ type Options struct {
 	// Verbose shows every metric row; without it the rows with no
 	// significant change ("~") are left out and counted.
 	Verbose bool
+	// Width is the width the terminal tables and notes fit (0:
+	// report.DefaultWidth). Negative (--wide) lifts the limit and shows
+	// every column: the counts beside each rate, the pairs, mde and pass^N
+	// columns that a fitted table leaves to --wide.
+	Width int
 }
+
+// fits reports whether a table shows every column: with --wide, in
+// Markdown, or when its cells fit the width unwrapped.
+func (o Options) fits(header []string, rows [][]string) bool {
+	return o.Width < 0 || o.Markdown || report.TableWidth(header, rows) <= o.width()
+}
+
+// width is the width the terminal tables fit.
+func (o Options) width() int {
+	if o.Width == 0 {
+		return report.DefaultWidth
+	}
+	return o.Width
+}
+
+// maxHeadlineChanges is how many significant changes the headline names.
+const maxHeadlineChanges = 5
 
 // costMetrics are the cost metrics the headline states, when present.
 var costMetrics = []string{"cost.usd", "cost.tokens", "cost.latency.p95"}
@@ -610,6 +632,10 @@ func (r *Result) Headline() []string {
 	if r.Subset != nil {
 		lines = append(lines, fmt.Sprintf("Subset: only the %d cases both reports hold are compared, every metric re-aggregated over them (--allow-subset; %s)",
 			r.Shared, r.Subset.Difference()))
+	}
+	if len(sig) > maxHeadlineChanges {
+		// A long list is cut: the metrics table has every row.
+		sig = append(sig[:maxHeadlineChanges], fmt.Sprintf("and %d more (in the table below)", len(sig)-maxHeadlineChanges))
 	}
 	if len(sig) == 0 {
 		lines = append(lines, fmt.Sprintf("Significant changes: none (no paired metric of %d changed with adjusted p < %.2f; %s)", paired, Alpha, r.adjustment()))
@@ -738,9 +764,18 @@ func Write(w io.Writer, r *Result, opt Options) error {
 			printf("> **Warning:** %s\n\n", report.EscapeMarkdown(w))
 		}
 	} else {
-		printf("A: %s\nB: %s\n\n", describe(r.NameA, r.A, r.CasesA), describe(r.NameB, r.B, r.CasesB))
+		for _, l := range report.WrapText("A: "+describe(r.NameA, r.A, r.CasesA), opt.width(), "   ") {
+			printf("%s\n", l)
+		}
+		for _, l := range report.WrapText("B: "+describe(r.NameB, r.B, r.CasesB), opt.width(), "   ") {
+			printf("%s\n", l)
+		}
+		printf("\n")
 		for _, w := range r.Warnings {
-			printf("warning: %s\n\n", w)
+			for _, l := range report.WrapText("warning: "+w, opt.width(), "  ") {
+				printf("%s\n", l)
+			}
+			printf("\n")
 		}
 	}
 	if markdown {
@@ -751,7 +786,9 @@ func Write(w io.Writer, r *Result, opt Options) error {
 		printf("\n")
 	} else {
 		for _, l := range r.Headline() {
-			printf("%s\n", l)
+			for _, l := range report.WrapText(l, opt.width(), "  ") {
+				printf("%s\n", l)
+			}
 		}
 		printf("\n")
 	}
@@ -766,14 +803,24 @@ func Write(w io.Writer, r *Result, opt Options) error {
 		rows = append(rows, []string{row.Metric, cell(row.A), cell(row.B), d, pValue(row), pairsCell(row), mdeCell(row)})
 	}
 	notes := r.notes()
+	header := metricsHeader
+	if !opt.fits(header, rows) {
+		// Too wide: the values alone, the pairs and mde left to --wide.
+		for i, row := range rows {
+			rows[i] = []string{row[0], narrow(row[1]), narrow(row[2]), row[3], row[4]}
+		}
+		header = metricsHeader[:5]
+		notes = notes[:len(notes)-1] // mde is a --wide column
+		notes = append(notes, "--wide adds the counts behind each rate and the pairs and mde (smallest detectable change) columns")
+	}
 	if hidden > 0 {
 		notes = append(notes, fmt.Sprintf("%d metric(s) with no significant change (~) not shown; -v shows every row", hidden))
 	}
-	if e := report.RenderTable(w, markdown, "Metrics", metricsHeader, rows, notes); e != nil && err == nil {
+	if e := report.RenderTableWidth(w, markdown, opt.width(), "Metrics", header, rows, notes); e != nil && err == nil {
 		err = e
 	}
 	if r.Sampled {
-		if e := writeSamples(w, r, markdown); e != nil && err == nil {
+		if e := writeSamples(w, r, opt); e != nil && err == nil {
 			err = e
 		}
 		return err
@@ -803,10 +850,30 @@ func Write(w io.Writer, r *Result, opt Options) error {
 	}
 	printf("\n")
 	title := fmt.Sprintf("Flipped cases (%d pass→fail, %d fail→pass)", toFail, len(r.Flips)-toFail)
-	if e := report.RenderTable(w, markdown, title, []string{"case", "change", "check", "A", "B"}, frows, nil); e != nil && err == nil {
+	header = []string{"case", "change", "check", "A", "B"}
+	if !opt.fits(header, frows) {
+		// Too wide: each case's changed checks in one cell, a line each.
+		frows = frows[:0]
+		for _, f := range r.Flips {
+			dir := "fail→pass"
+			if f.ToFail {
+				dir = "pass→fail"
+			}
+			frows = append(frows, []string{f.Case, dir, checkLines(f.Checks)})
+		}
+		header = []string{"case", "change", "check: A → B"}
+	}
+	if e := report.RenderTableWidth(w, markdown, opt.width(), title, header, frows, nil); e != nil && err == nil {
 		err = e
 	}
 	return err
+}
+
+// narrow is a value cell without the counts of a rate: "77.9%" for
+// "77.9% (265/340)".
+func narrow(c string) string {
+	v, _, _ := strings.Cut(c, " (")
+	return v
 }
 
 func cell(m *score.Metric) string {

@@ -9,6 +9,7 @@ import (
 
 	"github.com/searchbench/searchbench/eval/report"
 	"github.com/searchbench/searchbench/eval/report/reporttest"
+	"github.com/searchbench/searchbench/eval/score"
 	"github.com/searchbench/searchbench/lib/golden"
 	"github.com/searchbench/searchbench/orchestrator/trace"
 )
@@ -176,6 +177,7 @@ func TestWriteGolden(t *testing.T) {
 	}{
 		{"compare.txt", Options{}},
 		{"compare-verbose.txt", Options{Verbose: true}},
+		{"compare-wide.txt", Options{Verbose: true, Width: -1}},
 		{"compare.md", Options{Markdown: true}},
 	} {
 		var buf strings.Builder
@@ -238,5 +240,19 @@ func TestSourceWarnings(t *testing.T) {
 				t.Errorf("same models warned about:\n%s", ws)
 			}
 		})
+	}
+}
+
+// A headline naming many significant changes names the first few and
+// counts the rest.
+func TestHeadlineCutsALongList(t *testing.T) {
+	r := &Result{}
+	for i := range maxHeadlineChanges + 3 {
+		m := score.Metric{Name: fmt.Sprintf("m%d", i), Unit: score.UnitRate, Value: 0.5, Num: 5, Den: 10, Paired: true}
+		r.Rows = append(r.Rows, Row{Metric: m.Name, A: &m, B: &m, Paired: true, Pairs: 10, P: 0.01, PAdj: 0.01, Exact: true})
+	}
+	line := r.Headline()[0]
+	if !strings.Contains(line, "m4 ") || strings.Contains(line, "m5 ") || !strings.HasSuffix(line, "; and 3 more (in the table below)") {
+		t.Errorf("headline %q", line)
 	}
 }

@@ -20,15 +20,16 @@ func sampledNote(r *Result) string {
 // writeSamples prints what a comparison of sampled runs adds: per paired
 // metric the effect with its interval, the test and pass^N of each run,
 // then the cases whose pass rate changed.
-func writeSamples(w io.Writer, r *Result, markdown bool) error {
+func writeSamples(w io.Writer, r *Result, opt Options) error {
+	markdown := opt.Markdown
 	var rows [][]string
 	for _, row := range r.Rows {
 		if !row.Sampled {
 			continue
 		}
 		p := pValue(row)
-		rows = append(rows, []string{row.Metric, cell(row.A), cell(row.B),
-			fmt.Sprintf("%+.1f pp [%+.1f, %+.1f]", 100*row.Effect, 100*row.Lo, 100*row.Hi), p, pairsCell(row),
+		effect := fmt.Sprintf("%+.1f pp [%+.1f, %+.1f]", 100*row.Effect, 100*row.Lo, 100*row.Hi)
+		rows = append(rows, []string{row.Metric, cell(row.A), cell(row.B), effect, p, pairsCell(row),
 			passHat(row.PassHatA), passHat(row.PassHatB)})
 	}
 	if _, err := fmt.Fprintln(w); err != nil {
@@ -38,14 +39,24 @@ func writeSamples(w io.Writer, r *Result, markdown bool) error {
 		"effect: mean over cases of the per-case pass-rate difference B − A (each case weighs the same; the delta of the metrics table), with Newcombe's paired score 95% interval (continuity-corrected, case-level outcomes); A and B: pooled over samples",
 		fmt.Sprintf("pass^%d (A) and pass^%d (B): the share of cases expected to pass all of that many samples (τ-bench's unbiased estimator); – when the run has no case with that many samples", r.MaxSamplesA, r.MaxSamplesB),
 	}
-	if err := report.RenderTable(w, markdown, fmt.Sprintf("Samples: paired test on per-case pass rates (A up to %d, B up to %d samples per case)", r.MaxSamplesA, r.MaxSamplesB),
-		[]string{"metric", "A", "B", "effect [95% CI]", "p (sign-flip, adj.)", "cases", fmt.Sprintf("pass^%d A", r.MaxSamplesA), fmt.Sprintf("pass^%d B", r.MaxSamplesB)}, rows, notes); err != nil {
+	header := []string{"metric", "A", "B", "effect [95% CI]", "p (sign-flip, adj.)", "cases", fmt.Sprintf("pass^%d A", r.MaxSamplesA), fmt.Sprintf("pass^%d B", r.MaxSamplesB)}
+	if !opt.fits(header, rows) {
+		// Too wide: the values alone, pass^N left to --wide.
+		for i, row := range rows {
+			rows[i] = []string{row[0], narrow(row[1]), narrow(row[2]), row[3], row[4], row[5]}
+		}
+		header = []string{"metric", "A", "B", "effect [95% CI]", "p", "cases"}
+		notes = []string{notes[0] + "; p: the sign-flip test, adjusted; cases: paired (−rate fell +rate rose)",
+			fmt.Sprintf("--wide adds the counts behind each rate and pass^%d of each run", max(r.MaxSamplesA, r.MaxSamplesB))}
+	}
+	if err := report.RenderTableWidth(w, markdown, opt.width(), fmt.Sprintf("Samples: paired test on per-case pass rates (A up to %d, B up to %d samples per case)", r.MaxSamplesA, r.MaxSamplesB),
+		header, rows, notes); err != nil {
 		return err
 	}
 	if _, err := fmt.Fprintln(w); err != nil {
 		return err
 	}
-	if err := writeFlaky(w, r, markdown); err != nil {
+	if err := writeFlaky(w, r, opt); err != nil {
 		return err
 	}
 	if len(r.RateChanges) == 0 {
@@ -73,8 +84,31 @@ func writeSamples(w io.Writer, r *Result, markdown bool) error {
 		}
 	}
 	title := fmt.Sprintf("Cases whose pass rate changed (%d fell, %d rose)", fell, len(r.RateChanges)-fell)
-	return report.RenderTable(w, markdown, title, []string{"case", "passed", "change", "check (sample 1)", "A", "B"}, crows,
+	header = []string{"case", "passed", "change", "check (sample 1)", "A", "B"}
+	if !opt.fits(header, crows) {
+		// Too wide: each case's changed checks in one cell, a line each.
+		crows = crows[:0]
+		for _, c := range r.RateChanges {
+			dir := "rose"
+			if stats.Ratio(c.B.Pass, c.B.N) < stats.Ratio(c.A.Pass, c.A.N) {
+				dir = "fell"
+			}
+			crows = append(crows, []string{c.Case, fmt.Sprintf("%d/%d → %d/%d", c.A.Pass, c.A.N, c.B.Pass, c.B.N), dir, checkLines(c.Checks)})
+		}
+		header = []string{"case", "passed", "change", "check (sample 1): A → B"}
+	}
+	return report.RenderTableWidth(w, markdown, opt.width(), title, header, crows,
 		[]string{"samples passed (as a whole) in A → in B; the checks are those whose outcome differs in sample 1"})
+}
+
+// checkLines is the changed checks of a case in one cell, a line each:
+// "routing: route — fail: tavily_only → pass: tavily_plus_exa".
+func checkLines(cs []CheckChange) string {
+	lines := make([]string, len(cs))
+	for i, c := range cs {
+		lines[i] = c.Check + " — " + c.A + " → " + c.B
+	}
+	return strings.Join(lines, "\n")
 }
 
 func passHat(x *float64) string {
@@ -85,7 +119,7 @@ func passHat(x *float64) string {
 }
 
 // writeFlaky prints the cases whose samples ended differently in A or B.
-func writeFlaky(w io.Writer, r *Result, markdown bool) error {
+func writeFlaky(w io.Writer, r *Result, opt Options) error {
 	nA, nB := 0, 0
 	var rows [][]string
 	side := func(res []string) string {
@@ -107,7 +141,7 @@ func writeFlaky(w io.Writer, r *Result, markdown bool) error {
 	if len(rows) == 0 {
 		notes = []string{"no case ended differently across its samples in either run"}
 	}
-	if err := report.RenderTable(w, markdown, fmt.Sprintf("Flaky cases (%d in A, %d in B)", nA, nB), []string{"case", "A", "B"}, rows, notes); err != nil {
+	if err := report.RenderTableWidth(w, opt.Markdown, opt.width(), fmt.Sprintf("Flaky cases (%d in A, %d in B)", nA, nB), []string{"case", "A", "B"}, rows, notes); err != nil {
 		return err
 	}
 	_, err := fmt.Fprintln(w)

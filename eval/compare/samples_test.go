@@ -124,7 +124,7 @@ func TestSampledOutputCells(t *testing.T) {
 	}
 	r := row(t, res, "routing.accuracy")
 	var buf bytes.Buffer
-	if err := Write(&buf, res, Options{Verbose: true}); err != nil {
+	if err := Write(&buf, res, Options{Verbose: true, Width: -1}); err != nil {
 		t.Fatal(err)
 	}
 	out := buf.String()

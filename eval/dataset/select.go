@@ -6,6 +6,8 @@ import (
 	"path"
 	"strconv"
 	"strings"
+
+	"github.com/searchbench/searchbench/lib/suggest"
 )
 
 // Filter selects cases. It is built from --filter terms; a case is selected
@@ -42,7 +44,11 @@ func ParseFilter(values []string) (Filter, error) {
 			switch field {
 			case "", "id", "tag", "label", "dataset":
 			default:
-				return Filter{}, fmt.Errorf("filter %q: unknown field %q (want id, tag, label or dataset)", t, field)
+				hint := suggest.DidYouMean(field, []string{"id", "tag", "label", "dataset"})
+				if field == "case" || field == "name" {
+					hint = fmt.Sprintf(" (did you mean id:%s? a case is selected by its id, or dataset/id)", value)
+				}
+				return Filter{}, fmt.Errorf("filter %q: unknown field %q%s (want id, tag, label or dataset)", t, field, hint)
 			}
 			if value == "" {
 				return Filter{}, fmt.Errorf("filter %q: empty value", t)

@@ -30,7 +30,7 @@ type Config struct {
 	// now a violation. On by default.
 	Flips bool
 	// Improvements makes the opposite flip — failed in the baseline, passes
-	// now — a violation too: the baseline is stale and must be updated on
+	// now — a violation too: the baseline is out of date and must be updated on
 	// purpose, so later regressions are measured from the new state (a
 	// ratchet). Off by default.
 	Improvements bool

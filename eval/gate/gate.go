@@ -9,7 +9,7 @@
 //   - regressions: a metric that worsened against the baseline beyond its
 //     tolerance, and a metric the baseline had that the run lacks;
 //   - flips: a case that passed a scorer in the baseline and fails it now;
-//   - improvements (off by default): the opposite, a stale baseline;
+//   - improvements (off by default): the opposite, an outdated baseline;
 //   - for a case with several samples (record --samples) flips and
 //     improvements judge its pass rate over the samples instead: a scorer
 //     whose rate fell (or, for improvements, rose) by pass_rate_drop;
@@ -50,9 +50,13 @@ const (
 	KindNoData     = "no_data"    // a threshold's metric has no data
 	KindRegression = "regression" // a metric worsened beyond its tolerance
 	KindFlip       = "flip"       // a case passed a scorer in the baseline, fails it now
-	KindStale      = "stale"      // a case improved: the baseline must be updated
-	KindImproved   = "improved"   // a case improved, listed (Verdict.Improved), not a violation
-	KindRateDrop   = "rate_drop"  // a sampled case's pass rate fell by pass_rate_drop or more
+	// KindImproved: a case that failed a scorer in the baseline passes it
+	// now. Listed (Verdict.Improved), not a violation, unless the gates
+	// file makes improvements fail (the baseline must then be updated).
+	// Reports before it was renamed called the violation "stale", a word
+	// now kept for cassettes recorded before their prompts changed.
+	KindImproved   = "improved"
+	KindRateDrop   = "rate_drop" // a sampled case's pass rate fell by pass_rate_drop or more
 	KindNewFailure = "new_failure"
 	KindRemoved    = "removed"
 	KindEdited     = "edited"
@@ -62,7 +66,7 @@ const (
 
 // kindOrder is the order violations are listed and counted in.
 var kindOrder = []string{KindDataset, KindThreshold, KindNoData, KindRegression, KindVanished,
-	KindRemoved, KindEdited, KindNewFailure, KindFlip, KindRateDrop, KindStale}
+	KindRemoved, KindEdited, KindNewFailure, KindFlip, KindRateDrop, KindImproved}
 
 // Violation is one broken rule.
 type Violation = report.Violation
@@ -406,7 +410,7 @@ func promptsChanged(base, cur report.Meta, ref *report.Reference) string {
 type evaluation struct {
 	cfg *Config
 	v   *Verdict
-	// improvementsFail makes an improvement (KindStale) a violation;
+	// improvementsFail makes an improvement (KindImproved) a violation;
 	// otherwise it is listed in v.Improved.
 	improvementsFail bool
 	// vanished maps a scorer to the baseline cases it judged that it no
@@ -428,9 +432,8 @@ type movedCase struct {
 }
 
 func (e *evaluation) add(x Violation) {
-	if x.Kind == KindStale {
+	if x.Kind == KindImproved {
 		if !e.improvementsFail {
-			x.Kind = KindImproved
 			e.v.Improved = append(e.v.Improved, x)
 			return
 		}
@@ -552,7 +555,7 @@ func rateChanges(r *report.CaseRecord, b *baseCase, cfg *Config) []Violation {
 				Want: fmt.Sprintf("pass rate above %.0f%% (%d/%d in the baseline)", 100*(br-cfg.PassRateDrop), bc.Pass, bc.N),
 				Got:  fmt.Sprintf("%d/%d", nc.Pass, nc.N), Explanation: expl})
 		case cfg.Improvements && -fell >= cfg.PassRateDrop-eps:
-			out = append(out, Violation{Kind: KindStale, Metric: s, Case: r.Key,
+			out = append(out, Violation{Kind: KindImproved, Metric: s, Case: r.Key,
 				Want: fmt.Sprintf("pass rate near %d/%d (as in the baseline)", bc.Pass, bc.N), Got: fmt.Sprintf("%d/%d", nc.Pass, nc.N),
 				Explanation: fmt.Sprintf("its pass rate rose by %.0f points since the baseline", -100*fell)})
 		}
@@ -937,7 +940,8 @@ func (e *evaluation) pairedRegression(b, m score.Metric, tol float64, source str
 	}
 	mde := fmt.Sprintf("%d cases detect a mean change of %.1f points at 80%% power", t.n, 100*t.mde)
 	switch {
-	case worse <= tol+epsilon:
+	case worse <= tol+epsilon || fmt.Sprintf("%.1f", 100*worse) == "0.0":
+		// Not worse, or by less than the 0.1 points the notes show.
 		return
 	case t.n < stats.MinCases:
 		e.note("%s: mean per-case pass rate %s by %.1f points, but %d case(s) are too few cases to test (fewer than %d); not a regression (pass_rate_drop judges each case)",
@@ -1006,7 +1010,7 @@ func regression(b, m score.Metric, tol float64, source string) (Violation, bool)
 	if m.Better == score.LowerIsBetter {
 		worse = -worse
 	}
-	if worse <= tol+epsilon {
+	if worse <= tol+epsilon || negligible(m.Unit, worse) {
 		return Violation{}, false
 	}
 	direction, want := "fell", "≥ "+report.FormatNumber(m.Unit, b.Value-tol)
@@ -1016,6 +1020,12 @@ func regression(b, m score.Metric, tol float64, source string) (Violation, bool)
 	expl := fmt.Sprintf("%s %s from %s to %s, by %s; tolerance %s (%s)", m.Name, direction, describe(b), describe(m),
 		amount(m.Unit, worse), amount(m.Unit, tol), source)
 	return Violation{Kind: KindRegression, Metric: m.Name, Want: want, Got: describe(m), Explanation: expl}, true
+}
+
+// negligible reports whether a change d shows as zero where the gate
+// prints it ("0.0 points"): a change too small to show is no regression.
+func negligible(unit string, d float64) bool {
+	return amount(unit, d) == amount(unit, 0)
 }
 
 // amount formats a difference: rates in percentage points.
@@ -1038,7 +1048,7 @@ func improvements(r *report.CaseRecord, b *baseCase) []Violation {
 		if res.Measure || !res.Pass || !known || passed {
 			continue
 		}
-		out = append(out, Violation{Kind: KindStale, Metric: res.Scorer, Case: r.Key, Want: "fail (as in the baseline)", Got: "pass",
+		out = append(out, Violation{Kind: KindImproved, Metric: res.Scorer, Case: r.Key, Want: "fail (as in the baseline)", Got: "pass",
 			Explanation: "failed in the baseline and passes now"})
 	}
 	return out

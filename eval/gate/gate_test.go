@@ -177,14 +177,14 @@ regressions:
 			kinds: []string{KindRegression, KindFlip},
 			want: []string{"routing.accuracy fell from 66.7% (2/3) to 33.3% (1/3), by 33.3 points; tolerance 0.0 points (default)",
 				"routing/b", "route: expected exa_only, got tavily_only", "gate: FAIL (2 violations: 1 regression, 1 flip; cases: routing/b)"}},
-		{name: "an improvement makes the baseline stale",
+		{name: "an improvement makes the baseline out of date",
 			current: run("seed",
 				reporttest.Routing(0, "a", "tavily_only", ok, tav),
 				reporttest.Routing(1, "b", "exa_only", ok, exa),
 				reporttest.Routing(2, "c", "exa_only", ok, exa),
 				reporttest.Consent(3, "y", "YES", "yes", "YES", "yes.word")),
 			gates: gates + "  improvements: true\n",
-			kinds: []string{KindStale},
+			kinds: []string{KindImproved},
 			want:  []string{"routing/c", "failed in the baseline and passes now", "make baseline"}},
 		{name: "improvements pass without the ratchet",
 			current: run("seed",
@@ -254,7 +254,7 @@ regressions:
 				t.Fatal(err)
 			}
 			var b strings.Builder
-			if err := Write(&b, v, false); err != nil {
+			if err := WriteWidth(&b, v, false, -1); err != nil {
 				t.Fatal(err)
 			}
 			out := b.String()
@@ -351,4 +351,18 @@ func readBaseline(t *testing.T) *report.Report {
 		t.Fatal(err)
 	}
 	return rep
+}
+
+// A change that shows as "0.0 points" is no regression to list, however
+// tight the tolerance.
+func TestNegligibleChangeIsNoRegression(t *testing.T) {
+	rate := func(num, den int) score.Metric {
+		return score.Metric{Name: "routing.accuracy", Unit: score.UnitRate, Value: float64(num) / float64(den), Num: num, Den: den}
+	}
+	if v, ok := regression(rate(4999, 5000), rate(49985, 50000), 0, "test"); ok {
+		t.Errorf("a fall of 0.01 points is a regression: %+v", v)
+	}
+	if _, ok := regression(rate(50, 100), rate(49, 100), 0, "test"); !ok {
+		t.Error("a fall of 1.0 point is not a regression")
+	}
 }

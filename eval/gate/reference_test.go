@@ -92,8 +92,8 @@ func TestEvaluateReference(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if v.Pass() || v.Violations[0].Kind != KindStale || !strings.Contains(v.Violations[0].Explanation, "make baseline") {
-			t.Errorf("violations = %+v, want the stale ratchet", v.Violations)
+		if v.Pass() || v.Violations[0].Kind != KindImproved || !strings.Contains(v.Violations[0].Explanation, "make baseline") {
+			t.Errorf("violations = %+v, want the improvement ratchet", v.Violations)
 		}
 	})
 

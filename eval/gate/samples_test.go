@@ -38,7 +38,7 @@ func TestPassRateDrop(t *testing.T) {
 			sampled("seed", []bool{n, n, n, n, n}, []bool{y, y, y, y, n}, []bool{n, n, n, n, y}, []bool{y, y, y, y, y}), nil},
 		{"improvements: a rise as large", "regressions: {flips: true, improvements: true}\n",
 			sampled("seed", []bool{y, y, y, y, y}, []bool{y, y, y, y, n}, []bool{y, y, y, n, y}, []bool{y, y, y, y, y}),
-			[]string{"stale routing routing/c"}},
+			[]string{"improved routing routing/c"}},
 		{"a sample that did not run counts as failed", "regressions: {flips: true}\n",
 			report.Bytes("cur.json", reporttest.JSON(reporttest.Meta("seed"), []*report.CaseRecord{
 				reporttest.Sampled(reporttest.Routing(0, "a", "exa_only", reporttest.OKMessage(), "exa_search"),

@@ -16,6 +16,12 @@ const maxNewCases = 20
 // says PASS or FAIL. With markdown it writes GitHub Markdown for a pull
 // request comment or $GITHUB_STEP_SUMMARY.
 func Write(w io.Writer, v *Verdict, markdown bool) error {
+	return WriteWidth(w, v, markdown, report.DefaultWidth)
+}
+
+// WriteWidth is Write fitting the terminal text to width columns (≤ 0:
+// no limit): the table's cells and the notes wrap.
+func WriteWidth(w io.Writer, v *Verdict, markdown bool, width int) error {
 	var err error
 	printf := func(format string, args ...any) {
 		if err == nil {
@@ -30,7 +36,7 @@ func Write(w io.Writer, v *Verdict, markdown bool) error {
 		for i, x := range v.Violations {
 			rows[i] = []string{x.Kind, x.Metric, x.Case, x.Want, x.Got, x.Explanation}
 		}
-		if e := report.RenderTable(w, markdown, fmt.Sprintf("Gate violations (%d)", len(v.Violations)),
+		if e := report.RenderTableWidth(w, markdown, width, fmt.Sprintf("Gate violations (%d)", len(v.Violations)),
 			[]string{"kind", "metric", "case", "want", "got", "explanation"}, rows, nil); e != nil && err == nil {
 			err = e
 		}
@@ -46,8 +52,17 @@ func Write(w io.Writer, v *Verdict, markdown bool) error {
 		}
 		return s
 	}
+	line := func(s string) {
+		if markdown {
+			printf("%s\n", s)
+			return
+		}
+		for _, l := range report.WrapText(s, width, "    ") {
+			printf("%s\n", l)
+		}
+	}
 	for _, n := range v.Notes {
-		printf("%snote: %s\n", bullet, esc(n))
+		line(bullet + "note: " + esc(n))
 	}
 	if len(v.NewCases) > 0 {
 		shown := v.NewCases[:min(len(v.NewCases), maxNewCases)]
@@ -55,7 +70,7 @@ func Write(w io.Writer, v *Verdict, markdown bool) error {
 		if len(v.NewCases) > len(shown) {
 			more = fmt.Sprintf(" and %d more", len(v.NewCases)-len(shown))
 		}
-		printf("%snew cases: %s%s\n", bullet, esc(strings.Join(shown, ", ")), more)
+		line(bullet + "new cases: " + esc(strings.Join(shown, ", ")) + more)
 	}
 	if keys := distinctCases(v.Improved); len(keys) > 0 {
 		shown := keys[:min(len(keys), maxNewCases)]
@@ -63,13 +78,13 @@ func Write(w io.Writer, v *Verdict, markdown bool) error {
 		if len(keys) > len(shown) {
 			more = fmt.Sprintf(" and %d more", len(keys)-len(shown))
 		}
-		printf("%simproved (not violations): %s%s\n", bullet, esc(strings.Join(shown, ", ")), more)
+		line(bullet + "improved (not violations): " + esc(strings.Join(shown, ", ")) + more)
 	}
 	if len(v.Notes) > 0 || len(v.NewCases) > 0 || len(v.Improved) > 0 {
 		printf("\n")
 	}
 	if !markdown {
-		printf("%s\n", v.Line)
+		line(v.Line)
 	}
 	return err
 }

@@ -100,7 +100,7 @@ func (j *JUnitWriter) SetGate(g *Gate) {
 				j.rateDrop = map[string]string{}
 			}
 			j.rateDrop[v.Case+"\x00"+v.Metric] = fmt.Sprintf("pass rate fell: %s, got %s", v.Want, v.Got) + "\x00" + v.Explanation
-		case "flip", "stale":
+		case "flip", "improved", "stale": // "stale": an improvement, in reports written before the rename
 			m[v.Metric] = true
 		default: // new_failure, edited, removed: the whole case
 			m["*"] = true

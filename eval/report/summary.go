@@ -251,7 +251,10 @@ func (t *textWriter) pointers() {
 	}
 	t.blank()
 	for _, l := range lines {
-		t.printf("%s\n", l)
+		// A path too long for the line goes under, whole where it fits.
+		for _, l := range WrapText(l, t.width(), "  ") {
+			t.printf("%s\n", l)
+		}
 	}
 }
 

@@ -191,8 +191,22 @@ func (t *textWriter) End(s Summary) error {
 		for i, f := range t.kept {
 			rows[i] = []string{f.Case, f.Check, f.Expected, f.Got, f.Reason}
 		}
-		t.table(fmt.Sprintf("Failing checks (%d)", len(t.kept)+t.more),
-			[]string{"case", "check", "expected", "got", "reason"}, rows, nil)
+		header := []string{"case", "check", "expected", "got", "reason"}
+		if w := t.width(); w > 0 && TableWidth(header, truncateCells(rows)) > w {
+			// Too wide: what was expected and got go over the reason.
+			for i, f := range t.kept {
+				var lines []string
+				if f.Expected != "" {
+					lines = append(lines, "expected: "+f.Expected)
+				}
+				if f.Got != "" {
+					lines = append(lines, "got: "+f.Got)
+				}
+				rows[i] = []string{f.Case, f.Check, strings.Join(append(lines, f.Reason), "\n")}
+			}
+			header = []string{"case", "check", "expected, got, reason"}
+		}
+		t.table(fmt.Sprintf("Failing checks (%d)", len(t.kept)+t.more), header, rows, nil)
 	}
 	if t.more > 0 {
 		where := t.opt.JSONPath
@@ -228,7 +242,7 @@ func (t *textWriter) summaryLine(s Summary) {
 			t.paint(redIf(s.Failed), fmt.Sprint(s.Failed)), t.paint(redIf(s.Errors), plural(s.Errors, "error")))
 	}
 	line := fmt.Sprintf("searchbench: %s (%s)", counts, strings.Join(run, ", "))
-	if w := t.width(); !t.opt.Verbose && w > 0 && runewidth.StringWidth(stripANSI(line)) > w {
+	if w := t.width(); w > 0 && runewidth.StringWidth(stripANSI(line)) > w {
 		// Too wide for the summary: the run's description goes under.
 		t.printf("searchbench: %s\n  (%s)\n", counts, strings.Join(run, ", "))
 		return
@@ -261,7 +275,7 @@ func (t *textWriter) printf(format string, args ...any) {
 
 func (t *textWriter) table(title string, header []string, rows [][]string, notes []string) {
 	if t.err == nil {
-		t.err = RenderTable(t.w, t.markdown, title, header, rows, notes)
+		t.err = RenderTableWidth(t.w, t.markdown, t.width(), title, header, rows, notes)
 	}
 }
 
@@ -281,10 +295,18 @@ func (e *errWriter) Write(p []byte) (int, error) {
 }
 
 // RenderTable writes a titled table with notes under it, in the terminal
-// style or as GitHub Markdown. Terminal cells wrap at a fixed width (never
-// the terminal's, so output is deterministic); Markdown cells are escaped
-// and stay on one line.
+// style (fitting DefaultWidth) or as GitHub Markdown; see
+// RenderTableWidth.
 func RenderTable(w io.Writer, markdown bool, title string, header []string, rows [][]string, notes []string) error {
+	return RenderTableWidth(w, markdown, DefaultWidth, title, header, rows, notes)
+}
+
+// RenderTableWidth writes a titled table with notes under it, in the
+// terminal style or as GitHub Markdown. A terminal table and its notes fit
+// width columns (≤ 0: no limit, as --wide): the widest columns wrap first,
+// and no column grows past 48 columns. Markdown cells are escaped and stay
+// on one line.
+func RenderTableWidth(w io.Writer, markdown bool, width int, title string, header []string, rows [][]string, notes []string) error {
 	opts := []tablewriter.Option{tablewriter.WithHeaderAutoFormat(tw.Off)}
 	var err error
 	printf := func(format string, args ...any) {
@@ -307,9 +329,12 @@ func RenderTable(w io.Writer, markdown bool, title string, header []string, rows
 		rows = esc
 	} else {
 		if title != "" {
-			printf("%s\n", title)
+			for _, l := range WrapText(title, width, "  ") {
+				printf("%s\n", l)
+			}
 		}
-		opts = append(opts, tablewriter.WithRowAutoWrap(tw.WrapNormal), tablewriter.WithRowMaxWidth(48))
+		header, rows = fitCells(header, rows, width)
+		opts = append(opts, tablewriter.WithRowAutoWrap(tw.WrapNone), tablewriter.WithHeaderAutoWrap(tw.WrapNone))
 	}
 	if err != nil {
 		return err
@@ -334,7 +359,9 @@ func RenderTable(w io.Writer, markdown bool, title string, header []string, rows
 		if markdown {
 			printf("- %s\n", escapeMarkdown(n))
 		} else {
-			printf("  %s\n", n)
+			for _, l := range WrapText("  "+n, width, "    ") {
+				printf("%s\n", l)
+			}
 		}
 	}
 	return err

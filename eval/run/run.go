@@ -19,6 +19,7 @@ import (
 	"net/http"
 	"os"
 	"runtime"
+	"slices"
 	"strings"
 	"time"
 
@@ -298,16 +299,35 @@ type SamplesError struct {
 }
 
 func (e *SamplesError) Error() string {
-	var parts []string
+	// Grouped by how many samples they have, the first few cases of each
+	// named and the rest counted: a long list is cut, not printed whole.
+	var counts []int
+	byHave := map[int][]string{}
 	for i, c := range e.Cases {
-		parts = append(parts, fmt.Sprintf("%s has %d", c, e.Have[i]))
+		if _, ok := byHave[e.Have[i]]; !ok {
+			counts = append(counts, e.Have[i])
+		}
+		byHave[e.Have[i]] = append(byHave[e.Have[i]], c)
 	}
-	s := fmt.Sprintf("%d case(s) have fewer samples than the %d asked (--samples %d): %s", len(e.Cases), e.Want, e.Want, strings.Join(parts, ", "))
+	slices.Sort(counts)
+	var parts []string
+	for _, n := range counts {
+		cs := byHave[n]
+		shown := strings.Join(cs[:min(len(cs), maxNamed)], ", ")
+		if len(cs) > maxNamed {
+			shown += fmt.Sprintf(" and %d more", len(cs)-maxNamed)
+		}
+		parts = append(parts, fmt.Sprintf("\n  %d with %d: %s", len(cs), n, shown))
+	}
+	s := fmt.Sprintf("%d case(s) have fewer samples than the %d asked (--samples %d):%s", len(e.Cases), e.Want, e.Want, strings.Join(parts, ""))
 	if e.Hint != "" {
-		s += "; record them with: " + e.Hint
+		s += "\nrecord them with:\n  " + e.Hint
 	}
 	return s
 }
+
+// maxNamed is how many cases a SamplesError names per sample count.
+const maxNamed = 3
 
 // CheckSamples returns a *SamplesError naming every routing or flows case
 // of items that has fewer recorded samples than o.Samples asks, before

@@ -71,7 +71,7 @@ func TestRecordAndReplaySamples(t *testing.T) {
 	// Asking for more than recorded is an input error naming the case.
 	o := Options{Variant: v, Cassettes: dir, Samples: 5}
 	var se *SamplesError
-	if err := o.CheckSamples(Slice(items)); !errors.As(err, &se) || !strings.Contains(err.Error(), "routing/m-ubi-pilots has 4") {
+	if err := o.CheckSamples(Slice(items)); !errors.As(err, &se) || !strings.Contains(err.Error(), "1 with 4: routing/m-ubi-pilots") {
 		t.Errorf("CheckSamples: %v", err)
 	}
 	if rec := replayN(5); !strings.Contains(rec.Error, "fewer samples than the 5 asked") {

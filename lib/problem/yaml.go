@@ -35,6 +35,12 @@ func YAMLSyntax(file string, data []byte, err error) Problem {
 		if line > lines {
 			line, col = max(lines, 1), 0
 		}
+		if ql, qc, ok := unclosedQuote(data, le.ContextMark.Line, line); ok {
+			// The parser read a quoted value on to a quote far below and
+			// failed there: the problem is where that value opened.
+			return Problem{File: file, Line: ql, Col: qc, Msg: fmt.Sprintf("invalid YAML: the quoted value opened here is not closed on its line "+
+				"(the parser read on to the quote at line %d, column %d, then: %s)", line, col, le.Message)}
+		}
 		return Problem{File: file, Line: line, Col: col, Msg: msg}
 	}
 	line := 0
@@ -45,3 +51,82 @@ func YAMLSyntax(file string, data []byte, err error) Problem {
 }
 
 var yamlLineRE = regexp.MustCompile(`line (\d+)`)
+
+// unclosedQuote finds a quoted scalar that opens on a line from `from` to
+// before `errLine` (1-based) without closing on it, and whose closing quote
+// is on errLine: the value that swallowed the lines between, which is where
+// the problem starts. It returns the opening quote's line and column.
+func unclosedQuote(data []byte, from, errLine int) (line, col int, ok bool) {
+	lines := bytes.Split(data, []byte("\n"))
+	from = max(from, 1)
+	for l := errLine - 1; l >= from; l-- {
+		if l > len(lines) {
+			continue
+		}
+		text := lines[l-1]
+		i := quoteStart(text)
+		if i < 0 {
+			continue
+		}
+		q := text[i]
+		// Where does the value close? Count the lines until its quote.
+		rest := data[offset(lines, l)+i+1:]
+		end := closingQuote(rest, q)
+		if end < 0 {
+			return 0, 0, false
+		}
+		closeLine := l + bytes.Count(rest[:end], []byte("\n"))
+		if closeLine == l {
+			continue // closed on its own line: not the culprit
+		}
+		return l, i + 1, closeLine == errLine
+	}
+	return 0, 0, false
+}
+
+// quoteStart is the index of a quote that starts a value on the line (after
+// "key: ", "- " or at the start), or -1.
+func quoteStart(text []byte) int {
+	t := bytes.TrimLeft(text, " ")
+	i := len(text) - len(t)
+	if bytes.HasPrefix(t, []byte("- ")) {
+		t = bytes.TrimLeft(t[2:], " ")
+		i = len(text) - len(t)
+	}
+	if len(t) > 0 && (t[0] == '"' || t[0] == '\'') {
+		return i
+	}
+	if k := bytes.Index(t, []byte(": ")); k > 0 && t[0] != '#' {
+		v := bytes.TrimLeft(t[k+2:], " ")
+		if len(v) > 0 && (v[0] == '"' || v[0] == '\'') {
+			return len(text) - len(v)
+		}
+	}
+	return -1
+}
+
+// closingQuote is the index in s of the quote q that closes a scalar
+// (backslash escapes in "…", a doubled single quote in single quotes),
+// or -1.
+func closingQuote(s []byte, q byte) int {
+	for i := 0; i < len(s); i++ {
+		switch {
+		case q == '"' && s[i] == '\\':
+			i++
+		case s[i] == q && q == '\'' && i+1 < len(s) && s[i+1] == '\'':
+			i++
+		case s[i] == q:
+			return i
+		}
+	}
+	return -1
+}
+
+// offset is the byte offset of line l (1-based) in the joined lines.
+func offset(lines [][]byte, l int) int {
+	n := 0
+	for _, t := range lines[:l-1] {
+		n += len(t) + 1
+	}
+	return n
+}

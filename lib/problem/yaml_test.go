@@ -19,6 +19,11 @@ func TestYAMLSyntaxLine(t *testing.T) {
 		{"tab indentation", "kind: routing\ncases:\n\t- id: x\n", 3, 1},
 		// A mapping value where none may be.
 		{"bad mapping", "kind: routing\ncases:\n  - id: x\n    query: a: b\n", 4, 13},
+		// A quote left open on line 4 runs to the next quote, on line 8:
+		// the problem is where it opened.
+		{"unclosed quote", "kind: routing\ncases:\n  - id: x\n    query: \"What year?\n    label: a\n  - id: y\n    label: b\n    query: the \"paper\" of 2017\n", 4, 12},
+		// A quoted value over two lines, closed, then an unrelated error.
+		{"multi-line quote, later error", "kind: routing\ncases:\n  - id: x\n    query: \"What\n      year?\"\n    label: [a\n  - id: y\n", 7, 7},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

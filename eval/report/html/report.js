@@ -342,8 +342,8 @@
     const row = k => {
       const rows = [el("tr", {class: "check " + (k.p ? "pass" : "fail")},
         el("td", {}, k.x ? el("span", {class: "badge none"}, "measure") : el("span", {class: "badge " + (k.p ? "pass" : "fail")}, k.p ? "pass" : "fail")),
-        el("td", {}, k.s + ": " + k.n), el("td", {}, el("code", {}, k.ev || k.e || "")), el("td", {}, el("code", {}, k.gv || k.g || "")),
-        el("td", {class: "wrap"}, k.r || ""))];
+        el("td", {}, k.s + ": " + k.n), el("td", {"data-l": "expected"}, el("code", {}, k.ev || k.e || "")), el("td", {"data-l": "got"}, el("code", {}, k.gv || k.g || "")),
+        el("td", {class: "wrap reason"}, k.r || ""))];
       if (k.d) rows.push(el("tr", {}, el("td", {colspan: 5}, el("div", {class: "muted"}, "Diff (invisible characters shown as ␠ → ␍ ⍽ ‹U+XXXX›)"), diffPre(k.d))));
       return rows;
     };

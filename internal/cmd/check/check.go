@@ -15,6 +15,7 @@ import (
 	"github.com/olekukonko/tablewriter/tw"
 	"github.com/spf13/cobra"
 
+	"github.com/searchbench/searchbench/eval/report"
 	"github.com/searchbench/searchbench/internal/cmdutil"
 	"github.com/searchbench/searchbench/orchestrator/answer"
 )
@@ -166,11 +167,14 @@ func writeText(w io.Writer, name string, fs []answer.Finding) error {
 	}
 	fs, omitted := capPerCode(fs, maxPerCode)
 	t := newTable(w)
-	t.Header("Severity", "Code", "Location", "Message")
-	for _, f := range fs {
-		if err := t.Append(string(f.Severity), f.Code, orDash(f.Location), f.Message); err != nil {
-			return err
-		}
+	rows := make([][]string, len(fs))
+	for i, f := range fs {
+		rows[i] = []string{string(f.Severity), f.Code, orDash(f.Location), f.Message}
+	}
+	header, rows := report.FitCells([]string{"Severity", "Code", "Location", "Message"}, rows, cmdutil.DefaultWidth)
+	t.Header(header)
+	if err := t.Bulk(rows); err != nil {
+		return err
 	}
 	if err := t.Render(); err != nil {
 		return err
@@ -244,24 +248,27 @@ func writeCodes(w io.Writer, asJSON bool) error {
 		return enc.Encode(cs)
 	}
 	t := newTable(w)
-	t.Header("Code", "Severity", "Meaning")
-	for _, c := range answer.Codes {
-		if err := t.Append(c.Code, string(c.Severity), c.Summary); err != nil {
-			return err
-		}
+	rows := make([][]string, len(answer.Codes))
+	for i, c := range answer.Codes {
+		rows[i] = []string{c.Code, string(c.Severity), c.Summary}
+	}
+	header, rows := report.FitCells([]string{"Code", "Severity", "Meaning"}, rows, cmdutil.DefaultWidth)
+	t.Header(header)
+	if err := t.Bulk(rows); err != nil {
+		return err
 	}
 	return t.Render()
 }
 
-// newTable returns a left-aligned table whose cells wrap at word
-// boundaries, so long messages stay readable in a terminal and the output
-// does not depend on the terminal's width.
+// newTable returns a left-aligned table whose cells come wrapped
+// (report.FitCells) to fit 100 columns, so long messages stay readable in
+// a terminal and the output does not depend on the terminal's width.
 func newTable(w io.Writer) *tablewriter.Table {
 	return tablewriter.NewTable(w,
 		tablewriter.WithHeaderAlignment(tw.AlignLeft),
 		tablewriter.WithRowAlignment(tw.AlignLeft),
-		tablewriter.WithRowAutoWrap(tw.WrapNormal),
-		tablewriter.WithRowMaxWidth(72),
+		tablewriter.WithRowAutoWrap(tw.WrapNone),
+		tablewriter.WithHeaderAutoWrap(tw.WrapNone),
 	)
 }
 

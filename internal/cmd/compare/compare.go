@@ -6,10 +6,12 @@ package compare
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -24,6 +26,7 @@ import (
 	"github.com/searchbench/searchbench/internal/cmdutil"
 	"github.com/searchbench/searchbench/lib/fsutil"
 	"github.com/searchbench/searchbench/lib/secret"
+	"github.com/searchbench/searchbench/lib/suggest"
 	"github.com/searchbench/searchbench/orchestrator/prompts"
 )
 
@@ -47,6 +50,9 @@ type Options struct {
 	// AllowSubset compares reports holding different cases on the cases
 	// they share (refused otherwise).
 	AllowSubset bool
+	// Wide shows every column and lifts the width limit (100 columns in a
+	// pipe, a narrower terminal's width).
+	Wide bool
 }
 
 // NewCmdCompare returns the compare command. runF, when not nil, receives
@@ -109,6 +115,7 @@ Exit status: 0 (a comparison is not a verdict; use run --gates to gate),
 	cmd.Flags().BoolVarP(&opts.Verbose, "verbose", "v", false, "show every metric row, also those with no significant change (~)")
 	cmd.Flags().StringVar(&opts.Adjust, "adjust", string(stats.Holm), "p-value adjustment across the metrics tested: `holm` (family-wise error), bh (Benjamini–Hochberg, false discovery rate) or none")
 	cmd.Flags().BoolVar(&opts.AllowSubset, "allow-subset", false, "compare reports that hold different cases, on the cases both hold (refused otherwise)")
+	cmd.Flags().BoolVar(&opts.Wide, "wide", false, "show every column (the counts behind each rate, pairs, mde, pass^N) and do not fit the tables to 100 columns")
 	cmd.Flags().StringVar(&opts.HTML, "html", "", "also write the two runs side by side, flipped cases first, as one self-contained HTML `FILE`")
 	return cmd
 }
@@ -135,7 +142,7 @@ func compareRun(_ context.Context, opts *Options) error {
 	}
 	res.SetAdjustment(adj)
 	res.Warnings = append(notes, res.Warnings...)
-	if err := compare.Write(opts.IO.Out, res, compare.Options{Markdown: opts.Markdown, Verbose: opts.Verbose}); err != nil {
+	if err := compare.Write(opts.IO.Out, res, compare.Options{Markdown: opts.Markdown, Verbose: opts.Verbose, Width: opts.IO.Width(opts.Wide)}); err != nil {
 		return cmdutil.Infra(err)
 	}
 	if opts.HTML != "" {
@@ -279,9 +286,42 @@ func resolve(arg, runs, mode string) (string, error) {
 			have = append(have, name+"/"+mm)
 		}
 	}
+	variants, _ := prompts.List(prompts.DefaultRoot)
+	if len(have) == 0 && !slices.Contains(variants, name) {
+		// Neither a stored run nor a variant: a typo, most likely. Never
+		// tell the user to run the name they mistyped.
+		stored := storedNames(runs)
+		known := slices.Compact(slices.Sorted(slices.Values(append(slices.Clone(stored), variants...))))
+		msg := fmt.Sprintf("%q is neither a report file, a stored run under %s nor a prompt variant", arg, filepath.ToSlash(runs))
+		if c := suggest.Closest(name, known); c != "" {
+			msg += fmt.Sprintf(": did you mean %s?", c)
+		}
+		if len(stored) > 0 && len(stored) <= maxListed {
+			msg += " (stored runs: " + strings.Join(stored, ", ") + ")"
+		} else if len(stored) == 0 && len(variants) <= maxListed {
+			msg += " (no stored runs; variants: " + strings.Join(variants, ", ") + ")"
+		}
+		return "", errors.New(msg)
+	}
 	hint := fmt.Sprintf("run it first: searchbench run --variant %s --mode %s", name, m)
 	if len(have) > 0 {
 		hint = "stored runs of " + name + ": " + strings.Join(have, ", ") + "; or " + hint
 	}
 	return "", fmt.Errorf("no stored run of variant %s in mode %s (%s): %s", name, m, filepath.ToSlash(p), hint)
+}
+
+// maxListed is how many names a "did you mean" message lists in full.
+const maxListed = 10
+
+// storedNames are the variants with a stored run under runs, sorted.
+func storedNames(runs string) []string {
+	entries, _ := os.ReadDir(runs)
+	var names []string
+	for _, e := range entries {
+		if e.IsDir() && prompts.ValidName(e.Name()) == nil {
+			names = append(names, e.Name())
+		}
+	}
+	slices.Sort(names)
+	return names
 }

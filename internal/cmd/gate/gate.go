@@ -177,13 +177,13 @@ func (j *Judge) Evaluate(src report.Source) (*report.Gate, error) {
 	return v, nil
 }
 
-// Print writes the verdict for a terminal: violations, notes, then the
-// verdict line last.
-func Print(w io.Writer, v *report.Gate) error {
+// Print writes the verdict for a terminal, fitting width columns (≤ 0: no
+// limit): violations, notes, then the verdict line last.
+func Print(w io.Writer, v *report.Gate, width int) error {
 	if _, err := fmt.Fprintln(w); err != nil {
 		return err
 	}
-	return evalgate.Write(w, v, false)
+	return evalgate.WriteWidth(w, v, false, width)
 }
 
 // Exit is the command's result for verdict v: nil for a pass, an exit-1
@@ -408,6 +408,8 @@ type Options struct {
 	Report string
 	Flags  Flags
 	Out    string
+	// Wide does not fit the verdict to 100 columns.
+	Wide bool
 }
 
 // NewCmdGate returns the gate command. runF replaces gateRun in tests.
@@ -437,6 +439,7 @@ baseline of another variant), 3 unreadable report or unwritable output.`,
 	}
 	opts.Flags.Register(cmd.Flags(), "gates `file`: thresholds and regression rules (required)")
 	cmd.Flags().StringVar(&opts.Out, "out", "", "also write report.json (with the verdict), report.md, junit.xml and report.html to this folder")
+	cmd.Flags().BoolVar(&opts.Wide, "wide", false, "do not fit the verdict to 100 columns (or a narrower terminal)")
 	return cmd
 }
 
@@ -469,7 +472,7 @@ func gateRun(opts *Options) (err error) {
 			return err
 		}
 	}
-	if err := Print(opts.IO.Out, v); err != nil {
+	if err := Print(opts.IO.Out, v, opts.IO.Width(opts.Wide)); err != nil {
 		return cmdutil.Infra(err)
 	}
 	return Exit(v)

@@ -31,6 +31,8 @@ type Options struct {
 	Shards []string
 	// Gate gates the merged report, as run --gates does an unsharded run.
 	Gate cmdgate.Flags
+	// Wide does not fit the verdict to 100 columns.
+	Wide bool
 }
 
 // NewCmdMerge returns the merge command. runF, when not nil, receives the
@@ -76,6 +78,7 @@ cannot be read, the shards do not fit together or the gates file is invalid,
 	cmd.Flags().StringVar(&opts.JUnit, "junit", "", "also write the JUnit XML report to `FILE`")
 	cmd.Flags().StringVar(&opts.HTML, "html", "", "also write the browsable HTML report to `FILE`, with the shards' traces when each has its traces.jsonl.gz beside its report.json")
 	opts.Gate.Register(cmd.Flags(), "gate the merged report: gates `file` (thresholds and regression rules)")
+	cmd.Flags().BoolVar(&opts.Wide, "wide", false, "do not fit the verdict to 100 columns (or a narrower terminal)")
 	return cmd
 }
 
@@ -154,9 +157,11 @@ func mergeRun(_ context.Context, opts *Options) error {
 	if len(meta.Shards) > 0 {
 		shards = "shards " + strings.Join(meta.Shards, ", ")
 	}
-	fmt.Fprintf(opts.IO.Out, "merged %d report(s) (%s) into %s\n", len(srcs), shards, opts.Output)
+	for _, l := range report.WrapText(fmt.Sprintf("merged %d report(s) (%s) into %s", len(srcs), shards, opts.Output), opts.IO.Width(opts.Wide), "  ") {
+		fmt.Fprintln(opts.IO.Out, l)
+	}
 	if verdict != nil {
-		if err := cmdgate.Print(opts.IO.Out, verdict); err != nil {
+		if err := cmdgate.Print(opts.IO.Out, verdict, opts.IO.Width(opts.Wide)); err != nil {
 			return cmdutil.Infra(err)
 		}
 	}

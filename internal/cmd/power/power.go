@@ -10,6 +10,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/searchbench/searchbench/eval/report"
 	"github.com/searchbench/searchbench/eval/stats"
 	"github.com/searchbench/searchbench/internal/cmdutil"
 )
@@ -130,20 +131,26 @@ func powerRun(opts *Options) error {
 		return cmdutil.Usage(fmt.Errorf("power: %s", strings.Join(problems, "; ")))
 	}
 	out := opts.IO.Out
+	// Lines wrap to the output's width, the later ones indented.
+	para := func(format string, args ...any) {
+		for _, l := range report.WrapText(fmt.Sprintf(format, args...), opts.IO.Width(false), "  ") {
+			fmt.Fprintln(out, l)
+		}
+	}
 	test := fmt.Sprintf("two-sided exact McNemar test at α = %g, %.0f%% power", opts.Alpha, 100*opts.Power)
 	if opts.Cases > 0 {
-		fmt.Fprintf(out, "Smallest change of a pass rate %d cases detect (%s):\n", opts.Cases, test)
+		para("Smallest change of a pass rate %d cases detect (%s):", opts.Cases, test)
 		for _, s := range shares {
 			d, ok := stats.MinDetectable(opts.Cases, s, opts.Alpha, opts.Power)
 			what := fmt.Sprintf("%.1f points", 100*d)
 			if !ok {
 				what = "none: too few cases for any change"
 			}
-			fmt.Fprintf(out, "  %s of cases change outcome: %s\n", shareText(s, d), what)
+			para("  %s of cases change outcome: %s", shareText(s, d), what)
 		}
 		return nil
 	}
-	fmt.Fprintf(out, "Cases needed to detect a change of %.1f points in a pass rate (%s):\n", 100*effect, test)
+	para("Cases needed to detect a change of %.1f points in a pass rate (%s):", 100*effect, test)
 	for _, s := range shares {
 		if s < effect {
 			continue
@@ -155,7 +162,7 @@ func powerRun(opts *Options) error {
 		}
 		fmt.Fprintf(out, "  %.0f%% of cases change outcome: %s\n", 100*s, what)
 	}
-	fmt.Fprintf(out, "The share of cases that change is the assumption that matters: compare prints it as the pairs column (−fell +rose of n).\n")
+	para("The share of cases that change is the assumption that matters: compare prints it as the pairs column (−fell +rose of n).")
 	return nil
 }
 

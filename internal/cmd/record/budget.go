@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/searchbench/searchbench/eval/price"
+	"github.com/searchbench/searchbench/eval/report"
 	evalrun "github.com/searchbench/searchbench/eval/run"
 	"github.com/searchbench/searchbench/orchestrator/httpx"
 )
@@ -188,12 +189,16 @@ func printEstimate(w io.Writer, items []evalrun.Item, ests []evalrun.Estimate, p
 		}
 		why = append(why, fmt.Sprintf("%s %s", lane, d.Round(time.Second)))
 	}
-	fmt.Fprintf(w, "  time      at least %s at the configured rate limits (%s); a provider's headers may allow more\n", longest.Round(time.Second), strings.Join(why, ", "))
+	for _, l := range report.WrapText(fmt.Sprintf("  time      at least %s at the configured rate limits (%s); a provider's headers may allow more", longest.Round(time.Second), strings.Join(why, ", ")), report.DefaultWidth, "            ") {
+		fmt.Fprintln(w, l)
+	}
 	var fs []string
 	for _, k := range []string{"a cassette", "their dataset's mean", "defaults"} {
 		if from[k] > 0 {
 			fs = append(fs, fmt.Sprintf("%d from %s", from[k], k))
 		}
 	}
-	fmt.Fprintf(w, "  estimated %s; prices and limits from config/providers.yaml\n", strings.Join(fs, ", "))
+	for _, l := range report.WrapText(fmt.Sprintf("  estimated %s; prices and limits from config/providers.yaml", strings.Join(fs, ", ")), report.DefaultWidth, "            ") {
+		fmt.Fprintln(w, l)
+	}
 }

@@ -14,6 +14,7 @@ import (
 
 	"github.com/searchbench/searchbench/eval/dataset"
 	"github.com/searchbench/searchbench/eval/price"
+	"github.com/searchbench/searchbench/eval/report"
 	evalrun "github.com/searchbench/searchbench/eval/run"
 	"github.com/searchbench/searchbench/internal/cmd/variant"
 	"github.com/searchbench/searchbench/internal/cmdutil"
@@ -172,7 +173,7 @@ func recordRun(ctx context.Context, opts *Options) error {
 			return cmdutil.Infra(err)
 		}
 		if len(items) == 0 {
-			fmt.Fprintf(opts.IO.Out, "nothing to record: every selected cassette under %s is current for variant %s (hash %s)\n", filepath.ToSlash(shelf.Dir()), v.Name, v.Hash)
+			summary(opts, fmt.Sprintf("nothing to record: every selected cassette under %s is current for variant %s (hash %s)", filepath.ToSlash(shelf.Dir()), v.Name, v.Hash))
 			return nil
 		}
 	}
@@ -227,7 +228,9 @@ func recordRun(ctx context.Context, opts *Options) error {
 		if policy != v.Name {
 			warn = "WARNING"
 		}
-		fmt.Fprintf(opts.IO.ErrOut, "%s: recording variant %s from the simulator, which plays the scripted policy %q: it does not read prompts, so its answers are that policy's whatever the prompts say\n", warn, v.Name, policy)
+		for _, l := range report.WrapText(fmt.Sprintf("%s: recording variant %s from the simulator, which plays the scripted policy %q: it does not read prompts, so its answers are that policy's whatever the prompts say", warn, v.Name, policy), cmdutil.DefaultWidth, "  ") {
+			fmt.Fprintln(opts.IO.ErrOut, l)
+		}
 	}
 	if t := v.Settings.Temperature; opts.Samples > 1 && t != nil && *t == 0 {
 		fmt.Fprintf(opts.IO.ErrOut, "WARNING: variant %s sets temperature 0: a real model's samples will hardly differ, so they measure little beyond the first\n", v.Name)
@@ -328,13 +331,21 @@ func recordRun(ctx context.Context, opts *Options) error {
 		spent = "; spent " + usdString(b.spentUSD)
 	}
 	if opts.Samples > 1 {
-		fmt.Fprintf(opts.IO.Out, "recorded %d cases × %d samples = %d cassettes under %s (variant %s, hash %s; backend %s%s)\n", total, opts.Samples, total*opts.Samples, filepath.ToSlash(shelf.Dir()), v.Name, v.Hash, by, spent)
+		summary(opts, fmt.Sprintf("recorded %d cases × %d samples = %d cassettes under %s (variant %s, hash %s; backend %s%s)", total, opts.Samples, total*opts.Samples, filepath.ToSlash(shelf.Dir()), v.Name, v.Hash, by, spent))
 		return nil
 	}
-	fmt.Fprintf(opts.IO.Out, "recorded %d cassettes under %s (variant %s, hash %s; backend %s%s)\n", total, filepath.ToSlash(shelf.Dir()), v.Name, v.Hash, by, spent)
+	summary(opts, fmt.Sprintf("recorded %d cassettes under %s (variant %s, hash %s; backend %s%s)", total, filepath.ToSlash(shelf.Dir()), v.Name, v.Hash, by, spent))
 	return nil
 }
 
 // Run records as the command would with opts; tests call it to inject a
 // transport and a clock.
 func Run(ctx context.Context, opts *Options) error { return recordRun(ctx, opts) }
+
+// summary prints a line of record's summary on stdout, wrapped to its
+// width (a path stays whole where it can).
+func summary(opts *Options, s string) {
+	for _, l := range report.WrapText(s, opts.IO.Width(false), "  ") {
+		fmt.Fprintln(opts.IO.Out, l)
+	}
+}

@@ -31,7 +31,7 @@ func TestRecordSamples(t *testing.T) {
 	common := []string{"--datasets", ds, "--cassettes", filepath.Join(dir, "cassettes"), "--prompts", prompts}
 
 	code, out, errOut := sb(t, append([]string{"record", "--samples", "3"}, common...)...)
-	if code != 0 || !strings.Contains(out, "recorded 1 cases × 3 samples = 3 cassettes under ") {
+	if code != 0 || !strings.Contains(strings.Join(strings.Fields(out), " "), "recorded 1 cases × 3 samples = 3 cassettes under ") {
 		t.Fatalf("exit %d\n%s%s", code, out, errOut)
 	}
 	for _, f := range []string{"ubi.yaml", "ubi.s2.yaml", "ubi.s3.yaml"} {

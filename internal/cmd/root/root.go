@@ -60,6 +60,10 @@ Exit codes: 0 ok, 1 a check or verdict failed, 2 usage or input error,
 	cmd.SetErr(io.ErrOut)
 	cmd.SetIn(io.In)
 	cmd.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return cmdutil.Usage(err) })
+	// Flag descriptions wrap to fit 100 columns, as every output does.
+	usage := strings.NewReplacer(".LocalFlags.FlagUsages", "(.LocalFlags.FlagUsagesWrapped 100)",
+		".InheritedFlags.FlagUsages", "(.InheritedFlags.FlagUsagesWrapped 100)").Replace(cmd.UsageTemplate())
+	cmd.SetUsageTemplate(usage)
 	cmd.CompletionOptions.DisableDefaultCmd = true
 
 	for _, sub := range []*cobra.Command{

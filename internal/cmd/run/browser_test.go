@@ -180,6 +180,54 @@ func TestReportInBrowser(t *testing.T) {
 		t.Errorf("dataset filter parser: %d rows, %d of them parser cases", parserTotal, parserRows)
 	}
 
+	// On a phone (420 px wide) neither the overview nor a failing case's
+	// page scrolls sideways, and the failing check's reason is on screen.
+	narrowShots := map[string][]byte{}
+	for _, pg := range []struct{ name, hash, ready string }{
+		{"overview", "#", "table.heat"},
+		{"failing case", "#case/" + strings.ReplaceAll(key, "/", "%2F"), "tr.check.fail td.reason"},
+	} {
+		var scrollW, clientW int
+		var png []byte
+		if err := chromedp.Run(bctx,
+			chromedp.EmulateViewport(narrowWidth, 900),
+			chromedp.Evaluate(fmt.Sprintf(`location.hash = %q`, pg.hash), nil),
+			chromedp.Poll(fmt.Sprintf(`!!document.querySelector(%q)`, pg.ready), nil),
+			chromedp.Evaluate(`document.scrollingElement.scrollWidth`, &scrollW),
+			chromedp.Evaluate(`document.scrollingElement.clientWidth`, &clientW),
+			chromedp.CaptureScreenshot(&png),
+		); err != nil {
+			t.Fatalf("%s at %d px: %v (page problems: %v)", pg.name, narrowWidth, err, problems())
+		}
+		narrowShots["report-"+strings.ReplaceAll(pg.name, " ", "-")+"-420.png"] = png
+		if scrollW > clientW {
+			var wide string
+			chromedp.Run(bctx, chromedp.Evaluate(widestElements, &wide))
+			t.Errorf("%s at %d px scrolls sideways: %d px of content in %d; widest: %s", pg.name, narrowWidth, scrollW, clientW, wide)
+		}
+	}
+	var reason struct {
+		Left, Right, Width, Client float64
+		Text                       string
+	}
+	if err := chromedp.Run(bctx, chromedp.Evaluate(`(() => {
+		const e = document.querySelector("tr.check.fail td.reason"), r = e.getBoundingClientRect();
+		return {left: r.left, right: r.right, width: r.width, client: document.documentElement.clientWidth, text: e.textContent};
+	})()`, &reason)); err != nil {
+		t.Fatal(err)
+	}
+	if reason.Text == "" || reason.Width == 0 || reason.Left < 0 || reason.Right > reason.Client {
+		t.Errorf("at %d px the failing check's reason spans %.0f–%.0f px of a %.0f px window (%q)", narrowWidth, reason.Left, reason.Right, reason.Client, reason.Text)
+	}
+	if err := chromedp.Run(bctx, chromedp.EmulateViewport(1280, 900)); err != nil {
+		t.Fatal(err)
+	}
+	for name, png := range narrowShots {
+		if err := os.WriteFile(filepath.Join(artifacts, name), png, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+
 	for name, png := range map[string][]byte{"report-overview.png": overview, "report-failing-case.png": failingCase} {
 		if len(png) == 0 {
 			t.Errorf("screenshot %s is empty", name)
@@ -246,6 +294,23 @@ func TestReportInBrowser(t *testing.T) {
 		t.Errorf("the compare page reported problems:\n%s", strings.Join(p, "\n"))
 	}
 }
+
+// narrowWidth is a phone's viewport, in CSS pixels.
+const narrowWidth = 420
+
+// widestElements names the elements that stick out of the window, widest
+// first: what makes a page scroll sideways.
+const widestElements = `(() => {
+	const w = document.documentElement.clientWidth, out = [];
+	const clipped = e => { for (let p = e.parentElement; p; p = p.parentElement) if (getComputedStyle(p).overflowX !== "visible") return true; return false; };
+	for (const e of document.querySelectorAll("body *")) {
+		if (clipped(e)) continue; // scrolls inside its own box
+		const r = e.getBoundingClientRect();
+		if (r.right > w + 1) out.push([Math.round(r.right), e.tagName.toLowerCase() + (e.id ? "#" + e.id : "") + (e.className ? "." + String(e.className).replace(/ /g, ".") : "")]);
+	}
+	out.sort((a, b) => b[0] - a[0]);
+	return out.slice(0, 8).map(x => x[1] + " (" + x[0] + " px)").join(", ");
+})()`
 
 // browser starts headless Chromium with a fresh profile and
 // returns its context and a function listing the exceptions, console

@@ -164,7 +164,7 @@ func runRun(ctx context.Context, opts *Options) error {
 	}
 
 	if items.Len() == 0 {
-		return cmdutil.Usage(noMatch(opts.Filter, filter, items.Catalog().Datasets))
+		return cmdutil.Usage(noMatch(opts.Filter, filter, items.Catalog()))
 	}
 	if manifestErr != nil {
 		return cmdutil.Infra(manifestErr)
@@ -323,7 +323,7 @@ func runRun(ctx context.Context, opts *Options) error {
 			return cmdutil.Infra(err)
 		}
 	} else if verdict != nil {
-		if err := cmdgate.Print(opts.IO.Out, verdict); err != nil {
+		if err := cmdgate.Print(opts.IO.Out, verdict, opts.IO.Width(opts.Wide)); err != nil {
 			return cmdutil.Infra(err)
 		}
 	}
@@ -347,22 +347,13 @@ func invalidate(opts *Options, err error) error {
 	return cmdgate.Invalidate(cmdgate.In(opts.Out), err, opts.Gate.Baseline)
 }
 
-// minWidth is the narrowest terminal the summary fits itself to.
-const minWidth = 60
-
 // terminalOptions are the terminal report's options: the summary fits 100
 // columns (or a narrower terminal) unless --wide, -v prints everything, colours only on a terminal
 // that does not refuse them (NO_COLOR, TERM=dumb).
 func terminalOptions(opts *Options, text report.TextOptions, outs cmdgate.Outputs) report.TextOptions {
 	t := text
 	t.Verbose = opts.Verbose
-	switch w := opts.IO.StdoutWidth(); {
-	case opts.Wide:
-		t.Width = -1
-	case w > 0 && w < report.DefaultWidth:
-		// A narrower terminal: fit it (a pipe always gets 100 columns).
-		t.Width = max(w, minWidth)
-	}
+	t.Width = opts.IO.Width(opts.Wide)
 	t.Color = opts.IO.IsStdoutTTY() && opts.IO.Getenv("NO_COLOR") == "" && opts.IO.Getenv("TERM") != "dumb"
 	t.HTMLPath = outs.HTML
 	if !opts.Verbose {
@@ -403,11 +394,11 @@ func cacheOf(opts *Options) (c *vcr.Cache, warning func()) {
 }
 
 // noMatch says why a filter selected nothing: a dataset term that names no
-// dataset gets the nearest name and the list; otherwise the datasets are
-// listed for orientation.
-func noMatch(terms []string, f dataset.Filter, sets []*dataset.Dataset) error {
+// dataset gets the nearest name and the list, a case id, tag or label the
+// nearest of the catalog's; the datasets are listed for orientation.
+func noMatch(terms []string, f dataset.Filter, cat *dataset.Catalog) error {
 	var names []string
-	for _, d := range sets {
+	for _, d := range cat.Datasets {
 		names = append(names, d.Name)
 	}
 	sort.Strings(names)
@@ -417,6 +408,44 @@ func noMatch(terms []string, f dataset.Filter, sets []*dataset.Dataset) error {
 			continue
 		}
 		problems = append(problems, fmt.Sprintf("dataset:%s names no dataset%s", v, suggest.DidYouMean(v, names)))
+	}
+	// The ids, keys, tags and labels of every case, for the nearest name
+	// to a mistyped one (a glob is left alone).
+	var ids, keys, tags, labels []string
+	for c, err := range cat.Cases() {
+		if err != nil {
+			break
+		}
+		ids, keys = append(ids, c.ID), append(keys, c.Key())
+		tags = append(tags, c.Tags...)
+		if c.Label != "" {
+			labels = append(labels, c.Label)
+		}
+	}
+	near := func(field, v string, candidates []string, what string) {
+		if strings.ContainsAny(v, "*?[") {
+			return
+		}
+		slices.Sort(candidates)
+		candidates = slices.Compact(candidates)
+		p := fmt.Sprintf("%s:%s names no %s%s", field, v, what, suggest.DidYouMean(v, candidates))
+		if len(candidates) <= 10 {
+			p += fmt.Sprintf(" (%ss: %s)", what, strings.Join(candidates, ", "))
+		}
+		problems = append(problems, p)
+	}
+	for _, v := range f.Values("id") {
+		if strings.Contains(v, "/") {
+			near("id", v, keys, "case")
+		} else {
+			near("id", v, ids, "case")
+		}
+	}
+	for _, v := range f.Values("tag") {
+		near("tag", v, tags, "tag")
+	}
+	for _, v := range f.Values("label") {
+		near("label", v, labels, "label")
 	}
 	msg := fmt.Sprintf("no case matches the filter %q", terms)
 	if len(problems) > 0 {

@@ -158,6 +158,7 @@ type listOptions struct {
 	io        *cmdutil.IOStreams
 	prompts   string
 	cassettes string
+	wide      bool
 }
 
 func newCmdList(io *cmdutil.IOStreams) *cobra.Command {
@@ -173,6 +174,7 @@ cassettes are current and how many are stale (a file they used changed since).`,
 	}
 	cmd.Flags().StringVar(&o.prompts, "prompts", prompts.DefaultRoot, "`folder` of prompt variants")
 	cmd.Flags().StringVar(&o.cassettes, "cassettes", "cassettes", "cassette root folder")
+	cmd.Flags().BoolVar(&o.wide, "wide", false, "do not fit the table to 100 columns (or a narrower terminal)")
 	return cmd
 }
 
@@ -208,7 +210,7 @@ func (o *listOptions) run() error {
 	for _, m := range prompts.Modes {
 		header = append(header, "cassettes: "+m)
 	}
-	if err := report.RenderTable(o.io.Out, false, "", header, rows, nil); err != nil {
+	if err := report.RenderTableWidth(o.io.Out, false, o.io.Width(o.wide), "", header, rows, nil); err != nil {
 		return cmdutil.Infra(err)
 	}
 	if len(errs) > 0 {

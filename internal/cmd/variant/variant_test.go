@@ -96,7 +96,7 @@ func TestList(t *testing.T) {
 	os.WriteFile(f, append(b, '.'), 0o644)
 	os.MkdirAll(filepath.Join(dir, "broken"), 0o755)
 	os.WriteFile(filepath.Join(dir, "broken", "variant.yaml"), []byte("temperature: hot\n"), 0o644)
-	code, out, errOut = sb("variant", "list", "--prompts", dir, "--cassettes", "../../../cassettes")
+	code, out, errOut = sb("variant", "list", "--wide", "--prompts", dir, "--cassettes", "../../../cassettes")
 	if code != cmdutil.ExitUsage || !strings.Contains(out, "stale (phase2.md changed)") || !strings.Contains(out, "(invalid)") ||
 		!strings.Contains(errOut, "broken/variant.yaml:1: temperature: want a number from 0 to 2") {
 		t.Fatalf("exit %d\n%s%s", code, out, errOut)

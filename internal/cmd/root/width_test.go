@@ -11,6 +11,7 @@ import (
 
 	"github.com/searchbench/searchbench/internal/cmd/root"
 	"github.com/searchbench/searchbench/internal/cmdutil"
+	"github.com/searchbench/searchbench/lib/testenv"
 )
 
 // maxColumns is the width every command's default output fits in a pipe.
@@ -25,9 +26,7 @@ const maxColumns = 100
 // the executor's system prompt verbatim (its text is the product, not a
 // report of it).
 func TestEveryOutputFits100Columns(t *testing.T) {
-	if testing.Short() {
-		t.Skip("replays the shipped datasets several times")
-	}
+	testenv.Slow(t) // replays the shipped datasets several times
 	tmp := t.TempDir()
 	t.Chdir("../../..")
 	tmpf := func(name string) string { return filepath.Join(tmp, name) }

@@ -1,7 +1,7 @@
 package gate
 
 // Tests that kill the mutants gremlins found alive in this package
-// (gremlins unleash --workers 2 ./eval/gate; see README, Development).
+// (make mutants MUTANT_PKGS="eval/gate", gremlins v0.6.0; see docs/development.md).
 //
 // Equivalent mutants (gremlins v0.6.0), left alive on purpose, named by
 // function and mutation (line numbers drift; find them with gremlins'

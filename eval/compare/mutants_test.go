@@ -1,26 +1,30 @@
 package compare
 
 // Tests that kill the mutants gremlins found alive in this package
-// (gremlins unleash --workers 2 ./eval/compare; see README, Development).
+// (make mutants MUTANT_PKGS="eval/compare", gremlins v0.6.0; see docs/development.md).
 //
 // Equivalent mutants (gremlins v0.6.0), left alive on purpose, named by
 // function and mutation (line numbers drift; find them with gremlins'
 // output or grep):
-//   - Compare, CONDITIONALS_BOUNDARY on `pc.n > 0`: a pair count is
+//   - CompareWith, CONDITIONALS_BOUNDARY on `pc.n > 0`: a pair count is
 //     created only together with its first pair, so n is never 0.
-//   - Compare, CONDITIONALS_BOUNDARY on `len(m.PassHatK) == n && n > 1`: a
-//     samples section lists only metrics of sampled cases, whose pass^k has
-//     at least two entries, so the length test already excludes n = 1.
-//   - writeSamples, CONDITIONALS_BOUNDARY on the `<` between the two rates:
-//     a rate change never has equal rates.
+//   - CompareWith, CONDITIONALS_BOUNDARY on `len(m.PassHatK) == n && n >
+//     1`: a samples section lists only metrics of sampled cases, whose
+//     pass^k has at least two entries, so the length test already excludes
+//     n = 1.
+//   - writeSamples and Result.Headline, CONDITIONALS_BOUNDARY on the `<`
+//     between the two rates of a rate change: CompareWith records a rate
+//     change only when the two rates differ, so they are never equal.
 
 import (
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 
 	"github.com/searchbench/searchbench/eval/report"
 	"github.com/searchbench/searchbench/eval/report/reporttest"
+	"github.com/searchbench/searchbench/eval/score"
 	"github.com/searchbench/searchbench/eval/stats"
 	"github.com/searchbench/searchbench/orchestrator/trace"
 )
@@ -215,5 +219,126 @@ func TestFlipRowsNameTheCaseOnce(t *testing.T) {
 	}
 	if !strings.Contains(first, "routing/x") || !strings.Contains(first, "pass→fail") || strings.Contains(second, "routing/x") || strings.Contains(second, "pass→fail") {
 		t.Errorf("flip rows:\n%s\n%s", first, second)
+	}
+}
+
+func TestSubsetErrorNamesOnlyTheFilteredSides(t *testing.T) {
+	e := &SubsetError{NameA: "a.json", NameB: "b.json", CasesA: 3, CasesB: 2, Shared: 2, OnlyA: []string{"routing/c"}, NOnlyA: 1}
+	head := "A (a.json, 3 cases) and B (b.json, 2 cases) hold different cases: 1 case(s) only in A (routing/c), 0 only in B, 2 in both"
+	tail := ". Their metrics would set one set of cases against another: run both on the same cases, or compare the 2 shared case(s) with --allow-subset"
+	for _, tt := range []struct {
+		filterA, filterB []string
+		want             string
+	}{
+		{nil, nil, head + tail},
+		{[]string{}, []string{}, head + tail},
+		{[]string{"dataset:routing", "id:c*"}, nil, head + "; A was filtered with --filter dataset:routing --filter id:c*" + tail},
+		{nil, []string{"dataset:routing"}, head + "; B was filtered with --filter dataset:routing" + tail},
+		{[]string{"id:a"}, []string{"id:b"}, head + "; A was filtered with --filter id:a; B was filtered with --filter id:b" + tail},
+	} {
+		e.FilterA, e.FilterB = tt.filterA, tt.filterB
+		if got := e.Error(); got != tt.want {
+			t.Errorf("filters %q, %q:\n got %q\nwant %q", tt.filterA, tt.filterB, got, tt.want)
+		}
+	}
+}
+
+func TestSamePolicyWarningNeedsSamePolicyAndOtherPrompts(t *testing.T) {
+	sim := func(policy, hash string) report.Meta {
+		m := reporttest.Meta("seed")
+		m.Backend, m.SimPolicies, m.VariantHash = "sim", []string{policy}, hash
+		return m
+	}
+	const same = "Both were played by the same policy"
+	for _, tt := range []struct {
+		name string
+		a, b report.Meta
+		want bool
+	}{
+		{"same policy, other prompts", sim("seed", "h1"), sim("seed", "h2"), true},
+		{"same policy, same prompts", sim("seed", "h1"), sim("seed", "h1"), false},
+		{"other policies, other prompts", sim("seed", "h1"), sim("strict", "h2"), false},
+	} {
+		ws := strings.Join(warnings(tt.a, tt.b), "\n")
+		if strings.Contains(ws, same+" (seed), so no prompt change between them can show here.") != tt.want {
+			t.Errorf("%s: warnings %q; want the same-policy sentence: %v", tt.name, ws, tt.want)
+		}
+		if !tt.want && strings.Contains(ws, same) {
+			t.Errorf("%s: warnings %q", tt.name, ws)
+		}
+	}
+}
+
+// A run that does not record models or base URLs (an older report) is no
+// change of model or host.
+func TestNoSourceWarningWhenOneSideIsUnknown(t *testing.T) {
+	live := func(models, bases []string) report.Meta {
+		m := reporttest.Meta("seed")
+		m.Backend, m.SimPolicies, m.Models, m.BaseURLs, m.VariantHash = "live", nil, models, bases, "h"
+		return m
+	}
+	known := live([]string{"gpt-oss-120b"}, []string{"chat=https://api.cerebras.ai/v1"})
+	unknown := live(nil, nil)
+	unknown.VariantHash = "other"
+	for _, pair := range [][2]report.Meta{{known, unknown}, {unknown, known}} {
+		if ws := warnings(pair[0], pair[1]); len(ws) != 0 {
+			t.Errorf("models %q vs %q: warnings %q", pair[0].Models, pair[1].Models, ws)
+		}
+	}
+}
+
+func TestMDECellAtOne(t *testing.T) {
+	if got := mdeCell(Row{Paired: true, MDE: 1}); got != "none" {
+		t.Errorf("mdeCell(MDE 1) = %q, want none", got)
+	}
+	if got := mdeCell(Row{Paired: true, MDE: 0.999}); got != "±99.9 pp" {
+		t.Errorf("mdeCell(MDE 0.999) = %q", got)
+	}
+}
+
+func TestUSDDeltaOfNoChangeIsPlus(t *testing.T) {
+	a := &score.Metric{Name: "cost.usd", Unit: score.UnitUSD, Value: 0.0012}
+	abs, rel := usdDelta(Row{A: a, B: a})
+	if abs != "+$0.0000" || rel != "+0.0%" {
+		t.Errorf("usdDelta(no change) = %q, %q; want +$0.0000, +0.0%%", abs, rel)
+	}
+}
+
+func TestAdjustmentDefaultsToHolm(t *testing.T) {
+	if got, want := (&Result{Family: 2}).adjustment(), "p adjusted by Holm's step-down adjustment (family-wise error ≤ 5%) across the 2 testable paired metric(s)"; got != want {
+		t.Errorf("adjustment() = %q, want %q", got, want)
+	}
+	if got, want := (&Result{Adjustment: stats.BH, Family: 3}).adjustment(), "p adjusted by Benjamini–Hochberg adjustment (false discovery rate ≤ 5%) across the 3 testable paired metric(s)"; got != want {
+		t.Errorf("adjustment() = %q, want %q", got, want)
+	}
+}
+
+// sharedSummary with no scorers given aggregates with every scorer, as
+// the run did; with some it uses those.
+func TestSharedSummaryScorers(t *testing.T) {
+	meta := reporttest.Meta("seed")
+	src := report.Bytes("r.json", reporttest.JSON(meta, []*report.CaseRecord{
+		reporttest.Consent(0, "y", "YES", "yes please", "YES", "yes.phrase"),
+		reporttest.Consent(1, "n", "NO", "no thanks", "YES", "yes.phrase"),
+	}))
+	in := map[string]bool{"consent/y": true, "consent/n": true}
+	names := func(scorers []score.Scorer) string {
+		t.Helper()
+		s, err := sharedSummary(src, in, scorers)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var out []string
+		for _, m := range s.Metrics {
+			out = append(out, fmt.Sprintf("%s=%s", m.Name, report.FormatValue(m)))
+		}
+		return strings.Join(out, " ")
+	}
+	all := names(score.All())
+	if got := names(nil); got != all {
+		t.Errorf("no scorers given:\n%s\nwant every scorer's:\n%s", got, all)
+	}
+	if got := names(score.All()[:1]); got == all {
+		t.Errorf("one scorer given, yet every scorer's metrics:\n%s", got)
 	}
 }

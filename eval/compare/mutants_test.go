@@ -342,3 +342,30 @@ func TestSharedSummaryScorers(t *testing.T) {
 		t.Errorf("one scorer given, yet every scorer's metrics:\n%s", got)
 	}
 }
+
+// Exactly maxHeadlineChanges significant changes are all named, with no
+// "and 0 more".
+func TestHeadlineNamesExactlyTheMaximum(t *testing.T) {
+	r := &Result{}
+	for i := range maxHeadlineChanges {
+		m := score.Metric{Name: fmt.Sprintf("m%d", i), Unit: score.UnitRate, Value: 0.5, Num: 5, Den: 10, Paired: true}
+		r.Rows = append(r.Rows, Row{Metric: m.Name, A: &m, B: &m, Paired: true, Pairs: 10, P: 0.01, PAdj: 0.01, Exact: true})
+	}
+	line := r.Headline()[0]
+	if !strings.Contains(line, fmt.Sprintf("m%d ", maxHeadlineChanges-1)) || strings.Contains(line, "more") {
+		t.Errorf("headline %q", line)
+	}
+}
+
+// A table exactly as wide as the width fits; one column more does not.
+func TestTableOfExactlyTheWidthFits(t *testing.T) {
+	header := []string{"metric", "A"}
+	rows := [][]string{{"routing.accuracy", "77.9%"}}
+	w := report.TableWidth(header, rows)
+	if !(Options{Width: w}).fits(header, rows) {
+		t.Errorf("a table %d columns wide does not fit width %d", w, w)
+	}
+	if (Options{Width: w - 1}).fits(header, rows) {
+		t.Errorf("a table %d columns wide fits width %d", w, w-1)
+	}
+}

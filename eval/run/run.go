@@ -20,6 +20,7 @@ import (
 	"os"
 	"runtime"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -415,13 +416,37 @@ func (o *Options) replayTraffic(ctx context.Context, in *score.Input, k int) (*t
 		return sess, err
 	}
 	if unused := rp.Unused(); len(unused) > 0 {
-		err := fmt.Errorf("cassette %s: %d recorded interaction(s) %v were never requested: the code now makes fewer requests than were recorded", path, len(unused), unused)
+		err := fmt.Errorf("cassette %s: %d recorded interaction(s) %s were never requested: the code now makes fewer requests than were recorded", path, len(unused), listIDs(unused, maxIDs))
 		if ropts.Rerecord != "" {
 			err = fmt.Errorf("%w; re-record with: %s", err, ropts.Rerecord)
 		}
 		return sess, err
 	}
 	return sess, nil
+}
+
+// maxIDs is how many interaction numbers an error lists before it counts
+// the rest: a cassette of 100,000 interactions must not make a
+// 100,000-number line.
+const maxIDs = 10
+
+// listIDs renders ids as "[3 4 5]", the first max of them, then "and N
+// more".
+func listIDs(ids []int, max int) string {
+	var b strings.Builder
+	b.WriteByte('[')
+	for i, id := range ids {
+		if i == max {
+			fmt.Fprintf(&b, " and %d more", len(ids)-max)
+			break
+		}
+		if i > 0 {
+			b.WriteByte(' ')
+		}
+		b.WriteString(strconv.Itoa(id))
+	}
+	b.WriteByte(']')
+	return b.String()
 }
 
 // assistant builds the case's assistant with clients sending through rt.

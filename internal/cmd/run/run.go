@@ -140,6 +140,20 @@ func runRun(ctx context.Context, opts *Options) error {
 	// then streamed again into the replay. The same pass counts the
 	// selection and sums up how its cassettes were recorded.
 	shelf := (&evalrun.Options{Variant: v, Mode: mode, Cassettes: opts.Cassettes}).Shelf()
+	// A recording into the shelf holds its lock while cassettes and
+	// recorded.json change: wait for it before reading recorded.json, and
+	// keep it out until the replay is done, so the manifest read is the
+	// one the cassettes replayed match.
+	unlockShelf := func() {}
+	if fi, err := os.Lstat(shelf.Dir()); err == nil && fi.IsDir() {
+		unlock, err := fsutil.LockDirShared(shelf.Dir())
+		if err != nil {
+			return cmdutil.Infra(err)
+		}
+		var once sync.Once
+		unlockShelf = func() { once.Do(unlock) }
+		defer unlockShelf()
+	}
 	manifest, manifestErr := shelf.LoadManifestCompact()
 	var un unplayable
 	items, err := evalrun.OpenStream(opts.Datasets, filter, shard, shelf, manifest, func(c *dataset.Case) {
@@ -263,6 +277,7 @@ func runRun(ctx context.Context, opts *Options) error {
 		return cmdutil.Infra(err)
 	}
 	sum, err := evalrun.Replay(ctx, items, ropts, meta, report.Multi(writers...))
+	unlockShelf()
 	cacheWarning()
 	if err != nil {
 		return cmdutil.Infra(err)

@@ -93,9 +93,12 @@ type Replayer struct {
 	used  []bool
 	// canon caches the canonical form of a recorded body that was not
 	// stored canonical (hand-edited, or recorded with other options).
-	canon  map[int]string
-	closed bool
-	last   int // the interaction replayed most recently; -1 before the first
+	canon map[int]string
+	// rebased holds the recorded bodies that quote a base URL (see
+	// rebase), as matched: with the URLs written as service and path.
+	rebased map[int]string
+	closed  bool
+	last    int // the interaction replayed most recently; -1 before the first
 }
 
 // OpenReplay loads the cassette at path for replay with default options.
@@ -150,7 +153,14 @@ func OpenReplayWith(path string, opts ReplayOptions) (*Replayer, error) {
 		k := route(in.Method, in.URL, r.svcs)
 		r.groups[k] = append(r.groups[k], i)
 		r.lines[i] = k
-		r.exact[in.Body] = append(r.exact[in.Body], i)
+		body := rebase(in.Body, r.svcs)
+		if body != in.Body {
+			if r.rebased == nil {
+				r.rebased = map[int]string{}
+			}
+			r.rebased[i] = body
+		}
+		r.exact[body] = append(r.exact[body], i)
 	}
 	return r, nil
 }
@@ -312,6 +322,9 @@ func (r *Replayer) RoundTrip(req *http.Request) (*http.Response, error) {
 	c := canonicalizers.Get().(*canonicalizer)
 	defer canonicalizers.Put(c)
 	live := c.live(body, r.drop) // valid until c is put back
+	if quotesBase(live, r.svcs) {
+		live = []byte(rebase(string(live), r.svcs))
+	}
 	// Bodies are recorded canonical, so the first unused interaction stored
 	// with exactly the live canonical body is the match, found with one
 	// lookup. Only unused interactions recorded before it with another
@@ -390,7 +403,7 @@ func (r *Replayer) canonicalBody(i int) string {
 	if r.canon == nil {
 		r.canon = make(map[int]string)
 	}
-	c := canonicalString(r.recordedBody(i), r.drop)
+	c := rebase(canonicalString(r.recordedBody(i), r.drop), r.svcs)
 	r.canon[i] = c
 	return c
 }

@@ -50,8 +50,10 @@ func policy(p httpx.Policy) httpx.Policy {
 
 // postJSON posts req and decodes a 2xx body into resp; a body that does
 // not decode is an error that still carries the attempts.
-func postJSON(ctx context.Context, c *httpx.Client, url string, h http.Header, req, resp any, provider string) ([]httpx.Attempt, error) {
-	body, attempts, err := c.PostJSON(ctx, url, h, req, httpx.ErrorDecoder(provider))
+// Its errors name the provider and path, never the base URL (see
+// httpx.Endpoint): their text is what the model reads of a failed search.
+func postJSON(ctx context.Context, c *httpx.Client, ep httpx.Endpoint, h http.Header, req, resp any) ([]httpx.Attempt, error) {
+	body, attempts, err := c.Post(ctx, ep, h, req, httpx.ErrorDecoder(ep.Service))
 	if err != nil {
 		return attempts, err
 	}
@@ -59,7 +61,7 @@ func postJSON(ctx context.Context, c *httpx.Client, url string, h http.Header, r
 		return attempts, nil
 	}
 	if err := json.Unmarshal(body, resp); err != nil {
-		return attempts, httpx.WithAttempts(http.MethodPost, url, attempts, fmt.Errorf("decode %s response (%d bytes): %w", provider, len(body), err))
+		return attempts, httpx.WithAttemptsAt(ep, attempts, fmt.Errorf("decode %s response (%d bytes): %w", ep.Service, len(body), err))
 	}
 	return attempts, nil
 }

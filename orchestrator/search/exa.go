@@ -301,7 +301,7 @@ func (e *Exa) Search(ctx context.Context, req ExaRequest) (*ExaResponse, error) 
 	var resp ExaResponse
 	h := http.Header{"X-Api-Key": {e.key}}
 	start := e.now()
-	attempts, err := postJSON(ctx, e.http, httpx.JoinURL(e.base, "/search"), h, req, &resp, "exa")
+	attempts, err := postJSON(ctx, e.http, httpx.Endpoint{Service: "exa", Base: e.base, Path: "/search"}, h, req, &resp)
 	if err != nil {
 		return nil, fmt.Errorf("exa search %s: %w", quote(req.Query), err)
 	}

@@ -286,5 +286,5 @@ func (t *Tavily) Extract(ctx context.Context, req ExtractRequest) (*ExtractRespo
 
 func (t *Tavily) post(ctx context.Context, path string, req, resp any) ([]httpx.Attempt, error) {
 	h := http.Header{"Authorization": {"Bearer " + t.key}}
-	return postJSON(ctx, t.http, httpx.JoinURL(t.base, path), h, req, resp, "tavily")
+	return postJSON(ctx, t.http, httpx.Endpoint{Service: "tavily", Base: t.base, Path: path}, h, req, resp)
 }

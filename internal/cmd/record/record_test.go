@@ -139,3 +139,36 @@ func TestSimDoesNotReplaceLiveCassettes(t *testing.T) {
 		t.Errorf("after --force, recorded.json still lists live cassettes:\n%s", m)
 	}
 }
+
+// TestGatewayRecordingWithFailedSearchReplaysAnywhere: a live recording
+// through a loopback gateway where searches failed (Exa 402, Tavily 432,
+// Exa 503 until the retries ran out) replays with no base URL set. The
+// model was shown the failures' text, so that text is in the recorded
+// requests: it names the service and path, never the gateway's URL.
+func TestGatewayRecordingWithFailedSearchReplaysAnywhere(t *testing.T) {
+	testenv.Slow(t)
+	dir := t.TempDir()
+	cassettes := filepath.Join(dir, "cassettes")
+	env := liveEnv(t)
+	common := []string{"--datasets", "../../../datasets", "--cassettes", cassettes, "--filter", "id:exa-no-credits", "--filter", "id:tavily-plan-limit", "--filter", "id:exa-down-retries-exhausted"}
+	code, out, errOut := sbEnv(t, env, append([]string{"record", "--backend", "live", "--no-pace"}, common...)...)
+	if code != 0 {
+		t.Fatalf("record --backend live: exit %d\n%s%s", code, out, errOut)
+	}
+	gateway := strings.TrimSuffix(env["TAVILY_BASE_URL"], "/tavily")
+	filepath.WalkDir(cassettes, func(p string, d os.DirEntry, err error) error {
+		if err == nil && strings.HasSuffix(p, ".yaml") {
+			b, _ := os.ReadFile(p)
+			for _, l := range strings.Split(string(b), "\n") {
+				if strings.Contains(l, "body:") && strings.Contains(l, gateway) {
+					t.Errorf("%s: a recorded body names the gateway %s", p, gateway)
+				}
+			}
+		}
+		return err
+	})
+	code, out, errOut = sbEnv(t, nil, append([]string{"run", "--quiet", "--out", "", "--runs", "", "--config", "../../../config/executor.yaml"}, common...)...)
+	if code != 0 {
+		t.Fatalf("run with no base URL set: exit %d\n%s%s", code, out, errOut)
+	}
+}

@@ -395,6 +395,8 @@ func (o *Options) replayTraffic(ctx context.Context, in *score.Input, k int) (*t
 		return nil, &StaleError{Case: c.Key(), Path: path, Changed: chk.Changed, Then: chk.Entry.VariantHash, Now: o.Variant.Hash, Hint: ropts.Rerecord}
 	case StatusUnlisted:
 		return nil, &UnlistedError{Case: c.Key(), Path: path, Hint: ropts.Rerecord}
+	case StatusUnfinished:
+		return nil, &UnfinishedError{Case: c.Key(), Path: path, Hint: ropts.Rerecord}
 	}
 	rp, err := vcr.OpenReplayWith(path, ropts)
 	if err != nil {

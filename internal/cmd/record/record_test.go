@@ -2,9 +2,15 @@ package record_test
 
 import (
 	"context"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"net/http/httputil"
+	"net/url"
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/searchbench/searchbench/internal/cmd/root"
@@ -170,5 +176,65 @@ func TestGatewayRecordingWithFailedSearchReplaysAnywhere(t *testing.T) {
 	code, out, errOut = sbEnv(t, nil, append([]string{"run", "--quiet", "--out", "", "--runs", "", "--config", "../../../config/executor.yaml"}, common...)...)
 	if code != 0 {
 		t.Fatalf("run with no base URL set: exit %d\n%s%s", code, out, errOut)
+	}
+}
+
+// flakyGateway is a loopback gateway in front of a simulator that answers
+// the first request to each path in fail with that path's failure, and
+// passes everything else on.
+func flakyGateway(t *testing.T, fail map[string]func(w http.ResponseWriter)) map[string]string {
+	t.Helper()
+	env := liveEnv(t)
+	target, err := url.Parse(strings.TrimSuffix(env["TAVILY_BASE_URL"], "/tavily"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	proxy := httputil.NewSingleHostReverseProxy(target)
+	var mu sync.Mutex
+	seen := map[string]bool{}
+	gw := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		f, ok := fail[r.URL.Path]
+		first := ok && !seen[r.URL.Path]
+		seen[r.URL.Path] = true
+		mu.Unlock()
+		if first {
+			f(w)
+			return
+		}
+		proxy.ServeHTTP(w, r)
+	}))
+	t.Cleanup(gw.Close)
+	for _, k := range []string{"SEARCHBENCH_LLM_BASE_URL", "TAVILY_BASE_URL", "EXA_BASE_URL"} {
+		env[k] = strings.Replace(env[k], target.String(), gw.URL, 1)
+	}
+	return env
+}
+
+// TestRetriedFailureIsNotRecorded: a live recording where the provider
+// answered 503 once and the client's retry succeeded replays with no
+// retries: the case's "retries: 0" holds, where the 503 used to stay in the
+// cassette and fail the replay until the case was re-recorded.
+func TestRetriedFailureIsNotRecorded(t *testing.T) {
+	env := flakyGateway(t, map[string]func(http.ResponseWriter){
+		"/tavily/search": func(w http.ResponseWriter) {
+			w.Header().Set("Content-Type", "application/json")
+			w.WriteHeader(http.StatusServiceUnavailable)
+			io.WriteString(w, `{"detail":{"error":"upstream timeout"}}`)
+		},
+	})
+	dir := t.TempDir()
+	common := []string{"--datasets", "../../../datasets", "--cassettes", filepath.Join(dir, "cassettes"), "--filter", "id:yes-after-phase1"}
+	code, out, errOut := sbEnv(t, env, append([]string{"record", "--backend", "live", "--no-pace"}, common...)...)
+	if code != 0 {
+		t.Fatalf("record: exit %d\n%s%s", code, out, errOut)
+	}
+	b, _ := os.ReadFile(filepath.Join(dir, "cassettes", "seed", "model", "flows", "yes-after-phase1.yaml"))
+	if strings.Contains(string(b), "upstream timeout") {
+		t.Error("the retried 503 is in the cassette")
+	}
+	code, out, errOut = sbEnv(t, nil, append([]string{"run", "--quiet", "--out", "", "--runs", "", "--config", "../../../config/executor.yaml"}, common...)...)
+	if code != 0 {
+		t.Fatalf("replay: exit %d\n%s%s", code, out, errOut)
 	}
 }

@@ -490,6 +490,8 @@ func (u *unplayable) add(c *dataset.Case, chk evalrun.Check) {
 		}
 	case evalrun.StatusMissing:
 		u.Missing++
+	case evalrun.StatusUnfinished:
+		u.Unfinished++
 	default:
 		return
 	}
@@ -505,7 +507,7 @@ func (u *unplayable) add(c *dataset.Case, chk evalrun.Check) {
 // nil when every one can, with the one command that re-records them all
 // (record --stale records the missing ones too).
 func (u *unplayable) summary(opts *Options, v *prompts.Variant, mode string, of int) *report.Unplayable {
-	if u.Stale+u.Missing == 0 {
+	if u.Stale+u.Missing+u.Unfinished == 0 {
 		return nil
 	}
 	out := u.Unplayable
@@ -543,7 +545,7 @@ func rerecord(opts *Options, v *prompts.Variant, mode string, c *dataset.Case, c
 	if opts.Cassettes != "cassettes" {
 		args = append(args, "--cassettes", opts.Cassettes)
 	}
-	if chk.Status == evalrun.StatusStale {
+	if chk.Status == evalrun.StatusStale || chk.Status == evalrun.StatusUnfinished {
 		args = append(args, "--stale")
 		for _, f := range opts.Filter {
 			args = append(args, "--filter", f)

@@ -220,7 +220,17 @@ func (j *journal) close() error { return j.f.Close() }
 // so none is started.
 type DiskError struct{ Err error }
 
-func (e *DiskError) Error() string { return "the disk refused a write: " + e.Err.Error() }
+func (e *DiskError) Error() string { return e.Err.Error() }
+
+// Cause is the refusal itself: "no space left on device".
+func (e *DiskError) Cause() string {
+	var errno syscall.Errno
+	if errors.As(e.Err, &errno) {
+		return errno.Error()
+	}
+	return e.Err.Error()
+}
+
 func (e *DiskError) Unwrap() error { return e.Err }
 
 // diskError reports whether err is the disk's: no space, no quota, a

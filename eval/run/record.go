@@ -301,24 +301,35 @@ func Record(ctx context.Context, items []Item, opts RecordOptions) error {
 	if opts.Admit != nil {
 		seq = admitted(seq, opts.Admit)
 	}
-	seq = admitted(seq, func(*dataset.Case) bool {
+	halted := func() bool {
 		mu.Lock()
 		defer mu.Unlock()
-		return stopped == nil
-	})
+		return stopped != nil
+	}
+	seq = admitted(seq, func(*dataset.Case) bool { return !halted() })
 	err = ordered(ctx, seq, n, func(ctx context.Context, it Item) error {
+		if halted() {
+			return nil // dispatched before the disk refused: not started
+		}
 		e, err := opts.recordOne(ctx, shelf, it.Case, samples[it.Case.Key()])
 		if err != nil {
-			mu.Lock()
-			if diskError(err) && stopped == nil {
-				stopped = &DiskError{Err: err}
+			if diskError(err) {
+				err = &DiskError{Err: err}
+				mu.Lock()
+				if stopped == nil {
+					stopped = err
+				}
+				mu.Unlock()
 			}
-			mu.Unlock()
 			note(it.Case, nil, 0) // its spend; the case stays unfinished
 			return err
 		}
 		if err := note(it.Case, &e, e.SampleCount()); err != nil {
-			return fmt.Errorf("case %s: its cassettes are written, but not noted: %w", it.Case.Key(), err)
+			err = fmt.Errorf("case %s: its cassettes are written, but not noted: %w", it.Case.Key(), err)
+			if diskError(err) {
+				err = &DiskError{Err: err}
+			}
+			return err
 		}
 		return nil
 	}, func(err error) error {
@@ -331,9 +342,6 @@ func Record(ctx context.Context, items []Item, opts RecordOptions) error {
 	// now (a journal left by a failure here is read with it next time).
 	if cerr := shelf.commit(manifest); cerr != nil {
 		errs = append(errs, fmt.Errorf("saving %s (its journal %s keeps what it could not take in): %w", shelf.ManifestPath(), JournalName, cerr))
-	}
-	if stopped != nil {
-		errs = append([]error{stopped}, errs...)
 	}
 	if err != nil {
 		return errors.Join(append([]error{err}, errs...)...)

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"net/http"
 	"path/filepath"
+	"strings"
 	"sync"
 
 	"github.com/schollz/progressbar/v3"
@@ -351,9 +352,13 @@ func recordRun(ctx context.Context, opts *Options) error {
 		// the one command that finishes it. recorded.json lists every case
 		// not recorded as unfinished: replay refuses them, whatever their
 		// cassettes, and --stale records exactly those.
-		err = fmt.Errorf("%s\n%d of %d cases recorded (%d cassettes); %d failed or interrupted, %d not started: they are noted "+
-			"as unfinished in recorded.json, and replay refuses them until they are recorded. %s:\n  %s\nwhat failed:\n%w",
-			stopCause(ctx.Err(), err), recorded, total, cassettes, finished-recorded, total-finished, resumeVerb(err), resume, err)
+		var b strings.Builder
+		for _, l := range report.WrapText(fmt.Sprintf("%d of %d cases recorded (%d cassettes); %d failed or interrupted, %d not started: "+
+			"recorded.json notes them unfinished, and replay refuses them until they are recorded. %s:",
+			recorded, total, cassettes, finished-recorded, total-finished, resumeVerb(err)), cmdutil.DefaultWidth, "") {
+			b.WriteString(l + "\n")
+		}
+		err = fmt.Errorf("%s\n%s  %s\nwhat failed:\n%w", stopCause(ctx.Err(), err), b.String(), resume, err)
 		if budgetErr != nil {
 			err = fmt.Errorf("%w\n%w", budgetErr, err)
 		}
@@ -401,7 +406,7 @@ func stopCause(ctxErr, err error) string {
 	case ctxErr != nil:
 		return "recording interrupted (" + ctxErr.Error() + ")"
 	case errors.As(err, &de):
-		return "recording stopped: " + de.Error()
+		return "recording stopped: the disk refused a write (" + de.Cause() + ")"
 	}
 	return "recording finished with failed cases"
 }

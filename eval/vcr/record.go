@@ -20,6 +20,7 @@ import (
 	"gopkg.in/dnaeon/go-vcr.v4/pkg/recorder"
 
 	"github.com/searchbench/searchbench/lib/fsutil"
+	"github.com/searchbench/searchbench/lib/secret"
 	"github.com/searchbench/searchbench/orchestrator/httpx"
 )
 
@@ -380,8 +381,8 @@ func (rd *redirect) RoundTrip(req *http.Request) (*http.Response, error) {
 	return rd.base.RoundTrip(out)
 }
 
-// redactURL renders u with the password of its userinfo and every query
-// value replaced, for cassettes, matching and error messages alike: a
+// redactURL renders u with the password of its userinfo, every query
+// value and every key-like path segment (secret.KeyLike) replaced, for cassettes, matching and error messages alike: a
 // gateway's ?token=, ?sig= or ?code= is as secret as an api_key, and the
 // clients' request URLs take their query strings from the base URLs alone.
 func redactURL(u *url.URL) string {
@@ -390,6 +391,10 @@ func redactURL(u *url.URL) string {
 	}
 	v := *u
 	changed := false
+	if p := redactPath(u.Path); p != u.Path {
+		v.Path, v.RawPath = p, ""
+		changed = true
+	}
 	if _, ok := u.User.Password(); ok {
 		v.User = url.UserPassword(u.User.Username(), Redacted)
 		changed = true
@@ -406,4 +411,23 @@ func redactURL(u *url.URL) string {
 		return u.String()
 	}
 	return v.String()
+}
+
+// redactPath replaces the key-like segments of a URL path (a gateway's
+// /v1/<key>/openai) with Redacted.
+func redactPath(p string) string {
+	if !strings.Contains(p, "/") {
+		return p
+	}
+	segs := strings.Split(p, "/")
+	changed := false
+	for i, s := range segs {
+		if secret.KeyLike(s) {
+			segs[i], changed = Redacted, true
+		}
+	}
+	if !changed {
+		return p
+	}
+	return strings.Join(segs, "/")
 }

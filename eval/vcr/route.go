@@ -2,6 +2,7 @@ package vcr
 
 import (
 	"bytes"
+	"net/url"
 	"strings"
 )
 
@@ -34,7 +35,11 @@ type service struct {
 func services(ss []Service) []service {
 	out := make([]service, 0, len(ss))
 	for _, s := range ss {
-		if p := locator(s.Base); p != "" {
+		base := s.Base
+		if u, err := url.Parse(base); err == nil {
+			base = redactURL(u) // as the requests under it are matched
+		}
+		if p := locator(base); p != "" {
 			out = append(out, service{name: s.Name, prefix: p})
 		}
 	}

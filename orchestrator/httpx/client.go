@@ -10,6 +10,7 @@ import (
 	"net"
 	"net/http"
 	"net/url"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -145,8 +146,8 @@ func (c *Client) post(ctx context.Context, ep Endpoint, rawURL string, headers h
 	// Every credential this call carries: its key headers and its URL's
 	// userinfo and query values. Error text is scrubbed of them before it is
 	// cut to a line, so a cut never leaves part of a key behind.
-	secrets := secret.New(append(secretsOf(headers), secret.OfURL(rawURL)...)...)
 	p := c.policy
+	secrets := p.Secrets.With(append(secretsOf(headers), secret.OfURL(rawURL)...)...)
 	fail := func(attempts []Attempt, err error) ([]byte, []Attempt, error) {
 		return nil, attempts, &CallError{Method: http.MethodPost, URL: shownURL, Service: ep.Service, Path: ep.Path, Attempts: attempts, Err: err, secrets: secrets}
 	}
@@ -385,6 +386,14 @@ func secretsOf(h http.Header) []string {
 // a gateway's ?token= is as secret as a password.
 func redactedURL(u *url.URL) string {
 	v := *u
+	if segs := strings.Split(u.Path, "/"); slices.ContainsFunc(segs, secret.KeyLike) {
+		for i, s := range segs {
+			if secret.KeyLike(s) {
+				segs[i] = "REDACTED"
+			}
+		}
+		v.Path, v.RawPath = strings.Join(segs, "/"), ""
+	}
 	if u.RawQuery != "" {
 		q := u.Query()
 		for k := range q {

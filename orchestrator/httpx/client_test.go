@@ -3,6 +3,8 @@ package httpx
 import (
 	"context"
 	"errors"
+	"fmt"
+	"html"
 	"io"
 	"net"
 	"net/http"
@@ -637,3 +639,43 @@ func TestCallOfAttempts(t *testing.T) {
 type roundTripFunc func(*http.Request) (*http.Response, error)
 
 func (f roundTripFunc) RoundTrip(r *http.Request) (*http.Response, error) { return f(r) }
+
+// TestPostScrubsEveryKnownSecretBeforeCutting: a gateway echoes another
+// key the process holds (not this call's), HTML-entity-encoded or hex,
+// straddling the cut of a message and of a non-JSON excerpt at every
+// offset. Policy.Secrets are scrubbed before the cut, so no eight
+// characters of it reach the error, in any form.
+func TestPostScrubsEveryKnownSecretBeforeCutting(t *testing.T) {
+	const other = "tvly-OTHERkey0123456789abcdefXYZ"
+	var ent strings.Builder
+	for _, r := range other {
+		fmt.Fprintf(&ent, "&#%d;", r)
+	}
+	forms := map[string]string{"raw": other, "entities": ent.String(), "hex": fmt.Sprintf("%x", other)}
+	for name, form := range forms {
+		for _, limit := range []int{maxMessage, maxExcerpt} {
+			for cut := 1; cut < len(form); cut += 3 {
+				pad := strings.Repeat("p", max(limit-cut, 0))
+				body := pad + form
+				if limit == maxMessage {
+					body = `{"error":{"message":"` + body + `"}}`
+				}
+				srv, _ := scripted(t, step{status: 400, body: body})
+				c := NewClient(srv.Client().Transport, Policy{Secrets: secret.New(other)})
+				_, attempts, err := c.PostJSON(context.Background(), srv.URL, nil, []byte(`{}`), nil)
+				if err == nil {
+					t.Fatal("want an error")
+				}
+				for _, s := range []string{err.Error(), attempts[0].Err} {
+					dec := html.UnescapeString(s)
+					for i := 0; i+secret.FragLen <= len(other); i++ {
+						frag := other[i : i+secret.FragLen]
+						if strings.Contains(dec, frag) || strings.Contains(s, fmt.Sprintf("%x", frag)) {
+							t.Fatalf("%s cut %d (limit %d): %q keeps %q", name, cut, limit, s, frag)
+						}
+					}
+				}
+			}
+		}
+	}
+}

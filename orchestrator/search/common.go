@@ -93,8 +93,10 @@ func (f *flexFloat) UnmarshalJSON(b []byte) error {
 // 1670 ms and not 1669.9999999999998.
 func secondsToMS(s float64) float64 { return math.Round(s*1e6) / 1e3 }
 
-// quote shows a query in an error, bounded.
-func quote(q string) string {
+// quote shows a query in an error, bounded: scrubbed of the client's
+// secrets first, so the cut leaves no part of one.
+func quote(c *httpx.Client, q string) string {
+	q = c.Policy().Secrets.String(q)
 	if len(q) > 80 {
 		q = strings.ToValidUTF8(q[:80], "") + "…"
 	}

@@ -238,3 +238,50 @@ func TestRetriedFailureIsNotRecorded(t *testing.T) {
 		t.Fatalf("replay: exit %d\n%s%s", code, out, errOut)
 	}
 }
+
+// TestPathKeyNeverWritten: a gateway that takes its key in the base URL's
+// path (/<key>/v1): the key reaches no cassette, no recorded.json and no
+// report, and the recording replays with no base URL set.
+func TestPathKeyNeverWritten(t *testing.T) {
+	const pathKey = "gw0Key1a2B3c4D5e6F7"
+	env := liveEnv(t)
+	target, _ := url.Parse(strings.TrimSuffix(env["TAVILY_BASE_URL"], "/tavily"))
+	proxy := httputil.NewSingleHostReverseProxy(target)
+	gw := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		p, ok := strings.CutPrefix(r.URL.Path, "/"+pathKey)
+		if !ok {
+			http.Error(w, "no key", http.StatusUnauthorized)
+			return
+		}
+		r.URL.Path = p
+		proxy.ServeHTTP(w, r)
+	}))
+	t.Cleanup(gw.Close)
+	for _, k := range []string{"SEARCHBENCH_LLM_BASE_URL", "TAVILY_BASE_URL", "EXA_BASE_URL"} {
+		env[k] = strings.Replace(env[k], target.String(), gw.URL+"/"+pathKey, 1)
+	}
+	dir := t.TempDir()
+	common := []string{"--datasets", "../../../datasets", "--cassettes", filepath.Join(dir, "cassettes"), "--filter", "id:t-iphone-year", "--filter", "id:tavily-plan-limit"}
+	code, out, errOut := sbEnv(t, env, append([]string{"record", "--backend", "live", "--no-pace"}, common...)...)
+	if code != 0 || strings.Contains(out+errOut, pathKey) {
+		t.Fatalf("record: exit %d (or the key printed)\n%s%s", code, out, errOut)
+	}
+	reports := filepath.Join(dir, "out")
+	code, out, errOut = sbEnv(t, nil, append([]string{"run", "--quiet", "--out", reports, "--runs", "", "--config", "../../../config/executor.yaml"}, common...)...)
+	if code != 0 {
+		t.Fatalf("replay: exit %d\n%s%s", code, out, errOut)
+	}
+	filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
+		if err == nil && !d.IsDir() {
+			b, _ := os.ReadFile(p)
+			if strings.Contains(string(b), pathKey) || strings.Contains(string(b), pathKey[:12]) {
+				t.Errorf("%s holds the key in the base URL's path", p)
+			}
+		}
+		return err
+	})
+	m, _ := os.ReadFile(filepath.Join(dir, "cassettes", "seed", "model", "recorded.json"))
+	if !strings.Contains(string(m), "/REDACTED/v1") {
+		t.Errorf("recorded.json does not show where the recording went:\n%s", m)
+	}
+}

@@ -61,8 +61,8 @@ var secretQuery = []string{"key", "token", "secret", "password", "passwd", "auth
 // Set is a list of secret values. The zero value and nil hold none. A Set is
 // immutable after construction and safe for concurrent use.
 type Set struct {
-	vals  []string            // unique, longest first
-	pats  []string            // vals and their base64 and hex forms
+	vals []string // unique, longest first
+	pats []string // vals and their base64 and hex forms
 	// hexes are the hex forms: a run of one is secret material from
 	// 2·FragLen characters on (FragLen hex characters are four bytes, as
 	// likely a checksum's as a key's).
@@ -241,7 +241,9 @@ func KeyLike(seg string) bool {
 	return false
 }
 
-func isAlnum(c byte) bool { return c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' }
+func isAlnum(c byte) bool {
+	return c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'
+}
 
 // isUUID reports whether s is 8-4-4-4-12 hex digits.
 func isUUID(s string) bool {

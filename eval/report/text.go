@@ -3,6 +3,7 @@ package report
 import (
 	"fmt"
 	"io"
+	"regexp"
 	"slices"
 	"strings"
 	"unicode/utf8"
@@ -11,6 +12,8 @@ import (
 	"github.com/olekukonko/tablewriter"
 	"github.com/olekukonko/tablewriter/renderer"
 	"github.com/olekukonko/tablewriter/tw"
+
+	"github.com/searchbench/searchbench/lib/visible"
 )
 
 // DefaultMaxFailures is how many failing checks the text reports show.
@@ -409,13 +412,13 @@ func (t *textWriter) diffs() {
 			label, lang = "Error", "text"
 		}
 		if t.markdown {
-			d := strings.TrimRight(f.Diff, "\n")
+			d := visible.String(strings.TrimRight(f.Diff, "\n"))
 			fence := fenceFor(d)
 			t.printf("<details><summary>%s — %s</summary>\n\n%s%s\n%s\n%s\n\n</details>\n",
 				htmlEscape(f.Case), htmlEscape(f.Check), fence, lang, d, fence)
 			continue
 		}
-		t.printf("%s: %s — %s\n%s\n", label, f.Case, f.Check, strings.TrimRight(f.Diff, "\n"))
+		t.printf("%s: %s — %s\n%s\n", label, f.Case, f.Check, visible.String(strings.TrimRight(f.Diff, "\n")))
 	}
 }
 
@@ -435,11 +438,37 @@ var markdownEscaper = strings.NewReplacer(
 	"\r\n", "<br>", "\n", "<br>", "\r", "<br>",
 )
 
-func escapeMarkdown(s string) string { return markdownEscaper.Replace(s) }
+//
+// Text from outside (model output, web content, case ids) is made inert
+// first: control and bidi characters become visible escapes
+// (lib/visible), and @mentions and issue references (#12, owner/repo#12)
+// become code spans, so a comment quoting a page never notifies a user or
+// cross-links another repository's issue.
+func escapeMarkdown(s string) string {
+	s = visible.String(s)
+	ms := mentionRef.FindAllStringSubmatchIndex(s, -1)
+	if ms == nil {
+		return markdownEscaper.Replace(s)
+	}
+	var b strings.Builder
+	last := 0
+	for _, m := range ms {
+		lo, hi := m[2], m[3] // the mention or reference, without the byte before it
+		b.WriteString(markdownEscaper.Replace(s[last:lo]))
+		b.WriteString("`" + s[lo:hi] + "`")
+		last = hi
+	}
+	b.WriteString(markdownEscaper.Replace(s[last:]))
+	return b.String()
+}
+
+// mentionRef finds what GitHub links in a comment: @user, @org/team,
+// #123, GH-123 and owner/repo#123, where they start a word.
+var mentionRef = regexp.MustCompile(`(?:^|[^\w/@#.` + "`" + `-])(@[A-Za-z0-9][A-Za-z0-9-]*(?:/[\w.-]+)?|(?:[A-Za-z0-9][\w.-]*/[\w.-]+)?#[0-9]+|GH-[0-9]+)\b`)
 
 var htmlEscaper = strings.NewReplacer("<", "&lt;", ">", "&gt;", "&", "&amp;")
 
-func htmlEscape(s string) string { return htmlEscaper.Replace(s) }
+func htmlEscape(s string) string { return htmlEscaper.Replace(visible.String(s)) }
 
 // fenceFor returns a code fence longer than any run of backticks in s, so
 // a diff of a message with ```json in it cannot close its block early.

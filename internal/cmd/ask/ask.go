@@ -18,6 +18,7 @@ import (
 	"github.com/searchbench/searchbench/internal/cmd/variant"
 	"github.com/searchbench/searchbench/internal/cmdutil"
 	"github.com/searchbench/searchbench/lib/fsutil"
+	"github.com/searchbench/searchbench/lib/visible"
 	"github.com/searchbench/searchbench/orchestrator"
 	"github.com/searchbench/searchbench/orchestrator/httpx"
 	"github.com/searchbench/searchbench/orchestrator/prompts"
@@ -134,7 +135,7 @@ func askRun(ctx context.Context, opts *Options) (err error) {
 		if err != nil {
 			return cmdutil.Infra(err)
 		}
-		fmt.Fprintln(opts.IO.Out, t.Output)
+		fmt.Fprintln(opts.IO.Out, visible.String(t.Output))
 		return nil
 	}
 	return converse(ctx, opts, s)
@@ -164,7 +165,9 @@ func converse(ctx context.Context, opts *Options, s *orchestrator.Session) error
 			// The session stays usable: report and carry on.
 			fmt.Fprintf(opts.IO.ErrOut, "searchbench: %v\n", err)
 		default:
-			fmt.Fprintln(opts.IO.Out, t.Output)
+			// What the model wrote, inert: no escape sequence, carriage
+			// return or bidi override acts on the terminal.
+			fmt.Fprintln(opts.IO.Out, visible.String(t.Output))
 		}
 		prompt()
 	}

@@ -438,7 +438,6 @@ var markdownEscaper = strings.NewReplacer(
 	"\r\n", "<br>", "\n", "<br>", "\r", "<br>",
 )
 
-//
 // Text from outside (model output, web content, case ids) is made inert
 // first: control and bidi characters become visible escapes
 // (lib/visible), and @mentions and issue references (#12, owner/repo#12)

@@ -430,16 +430,17 @@ func mapCells(cells []string, f func(string) string) []string {
 	return out
 }
 
-// escapeMarkdown makes s safe in a Markdown table cell or list item: pipes
-// and backslashes escaped, line breaks shown as <br>, HTML neutralised.
+// markdownEscaper escapes what Markdown would read as markup: pipes and
+// backslashes, emphasis, code and links; line breaks become <br>, and HTML
+// is neutralised.
 var markdownEscaper = strings.NewReplacer(
 	`\`, `\\`, "|", `\|`, "<", "&lt;", ">", "&gt;", "&", "&amp;",
 	"*", `\*`, "_", `\_`, "`", "\\`", "[", `\[`, "]", `\]`,
 	"\r\n", "<br>", "\n", "<br>", "\r", "<br>",
 )
 
-// Text from outside (model output, web content, case ids) is made inert
-// first: control and bidi characters become visible escapes
+// escapeMarkdown makes s safe in a Markdown table cell or list item. Text
+// from outside (model output, web content, case ids) is made inert first: control and bidi characters become visible escapes
 // (lib/visible), and @mentions and issue references (#12, owner/repo#12)
 // become code spans, so a comment quoting a page never notifies a user or
 // cross-links another repository's issue.

@@ -31,9 +31,14 @@ const JournalName = "recorded.journal"
 // cases (their cassettes may be from before, or half replaced), and
 // record --stale records them, counting the spend towards its budget.
 type Unfinished struct {
-	Cases       []string `json:"cases"` // case keys, sorted
-	SpentUSD    float64  `json:"spent_usd,omitempty"`
-	SpentTokens int      `json:"spent_tokens,omitempty"`
+	Cases []string `json:"cases"` // case keys, sorted
+	// Backend, Policy and Samples are how the latest recording that left
+	// cases unfinished was recording them: what finishing them takes.
+	Backend     string  `json:"backend,omitempty"`
+	Policy      string  `json:"policy,omitempty"`
+	Samples     int     `json:"samples,omitempty"`
+	SpentUSD    float64 `json:"spent_usd,omitempty"`
+	SpentTokens int     `json:"spent_tokens,omitempty"`
 }
 
 // journalLine is one line of the journal: a case that finished (Entry set)
@@ -77,13 +82,18 @@ func (m *Manifest) indexPending() {
 	}
 }
 
-// begin marks keys unfinished: a recording of them starts.
-func (m *Manifest) begin(keys []string) {
+// begin marks keys unfinished: a recording of them starts, from backend
+// (and simulator policy) with samples (0: as recorded.json lists).
+func (m *Manifest) begin(keys []string, backend, policy string, samples int) {
 	if len(keys) == 0 {
 		return
 	}
 	if m.Unfinished == nil {
 		m.Unfinished = &Unfinished{}
+	}
+	m.Unfinished.Backend, m.Unfinished.Policy, m.Unfinished.Samples = backend, "", samples
+	if backend == BackendSim {
+		m.Unfinished.Policy = policy
 	}
 	if m.pending == nil {
 		m.pending = map[string]bool{}

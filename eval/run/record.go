@@ -254,7 +254,7 @@ func Record(ctx context.Context, items []Item, opts RecordOptions) error {
 	// that whatever stops this recording (kill -9, a full disk, SIGINT, the
 	// budget, a failed case), replay refuses the cases it did not finish
 	// and record --stale records exactly those.
-	manifest.begin(keys)
+	manifest.begin(keys, opts.Backend, opts.Policy, opts.Samples)
 	if err := shelf.commit(manifest); err != nil {
 		err = fmt.Errorf("saving %s before recording: %w", shelf.ManifestPath(), err)
 		if diskError(err) {

@@ -382,6 +382,9 @@ type Check struct {
 	Status  string
 	Changed []string
 	Entry   Entry
+	// Unfinished, for StatusUnfinished, is the recording that left the
+	// case unfinished: the backend, policy and samples that finish it.
+	Unfinished *Unfinished
 }
 
 // Check compares the cassette of c with v. A case whose recording did not
@@ -394,7 +397,7 @@ func (m *Manifest) Check(s Shelf, v *prompts.Variant, c *dataset.Case) Check {
 		}
 	}
 	if m.IsUnfinished(c.Key()) {
-		return Check{Status: StatusUnfinished, Entry: e}
+		return Check{Status: StatusUnfinished, Entry: e, Unfinished: m.Unfinished}
 	}
 	if !listed {
 		return Check{Status: StatusUnlisted}

@@ -254,3 +254,45 @@ func TestFullDiskRecordResumes(t *testing.T) {
 	g.paidOnce(t, 6, 1)
 	auditShelf(t, cassettes, 6)
 }
+
+// TestFullDiskLeavesNoOldPolicyReplaying: a recording with another
+// simulator policy runs out of disk before any cassette is written. The
+// old cassettes are intact, but they are not what was asked for: replay
+// refuses them (it used to exit 0 on the old policy), each error naming
+// the one command that finishes the recording, with its --sim-policy; that
+// command records them, and the replay passes on the new policy.
+func TestFullDiskLeavesNoOldPolicyReplaying(t *testing.T) {
+	cassettes := filepath.Join(t.TempDir(), "cassettes")
+	common := []string{"--datasets", "../../../datasets", "--cassettes", cassettes, crashCases[0], crashCases[1], crashCases[2], crashCases[3]}
+	if code, _, errOut := sbEnv(t, nil, nil, append([]string{"record", "--backend", "sim"}, common...)...); code != 0 {
+		t.Fatalf("record: exit %d\n%s", code, errOut)
+	}
+	full := func(step, name string) error {
+		if strings.HasSuffix(name, vcr.Ext) {
+			return syscall.ENOSPC
+		}
+		return nil
+	}
+	if code, _, errOut := sbEnv(t, nil, full, append([]string{"record", "--backend", "sim", "--sim-policy", "routing-examples"}, common...)...); code != cmdutil.ExitInfra {
+		t.Fatalf("record on a full disk: exit %d\n%s", code, errOut)
+	}
+	runArgs := append([]string{"run", "--quiet", "--runs", "", "--out", "", "--config", "../../../config/executor.yaml"}, common...)
+	code, out, errOut := sbEnv(t, nil, nil, runArgs...)
+	resume := "searchbench record --backend sim --sim-policy routing-examples --variant seed --mode model --datasets ../../../datasets --cassettes " + cassettes +
+		" --stale " + strings.Join(crashCases, " ")
+	if code != cmdutil.ExitInfra || strings.Count(out+errOut, "finish that recording with: "+resume) != 2 {
+		t.Fatalf("replay after the full disk: exit %d, want 3 with the resume command for each case:\n%s%s", code, out, errOut)
+	}
+	if code, out, errOut := sbEnv(t, nil, nil, strings.Fields(strings.TrimPrefix(resume, "searchbench "))...); code != 0 || !strings.Contains(out, "recorded 2 cassettes") {
+		t.Fatalf("the resume command: exit %d\n%s%s", code, out, errOut)
+	}
+	if code, out, errOut := sbEnv(t, nil, nil, runArgs...); code != 0 {
+		t.Fatalf("replay after the resume: exit %d\n%s%s", code, out, errOut)
+	}
+	m, _ := run.Shelf{Root: cassettes, Variant: "seed", Mode: "model"}.LoadManifest()
+	for k, e := range m.Cases {
+		if e.Policy != "routing-examples" {
+			t.Errorf("%s: recorded with policy %s after the resume", k, e.Policy)
+		}
+	}
+}

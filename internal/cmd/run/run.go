@@ -514,7 +514,9 @@ func (u *unplayable) summary(opts *Options, v *prompts.Variant, mode string, of 
 	slices.Sort(out.Changed)
 	out.Of = of
 	chk := u.first
-	chk.Status = evalrun.StatusStale
+	if chk.Status != evalrun.StatusUnfinished {
+		chk.Status = evalrun.StatusStale // --stale records the missing ones too
+	}
 	out.Command = rerecord(opts, v, mode, nil, chk)
 	out.Line = out.Summary()
 	return &out
@@ -527,6 +529,11 @@ func (u *unplayable) summary(opts *Options, v *prompts.Variant, mode string, of 
 // other a --filter on the case.
 func rerecord(opts *Options, v *prompts.Variant, mode string, c *dataset.Case, chk evalrun.Check) string {
 	backend, policy := chk.Entry.Backend, chk.Entry.Policy
+	samples := 0
+	if u := chk.Unfinished; chk.Status == evalrun.StatusUnfinished && u != nil && u.Backend != "" {
+		// Finished as the recording that left it was recording it.
+		backend, policy, samples = u.Backend, u.Policy, u.Samples
+	}
 	if backend == "" {
 		backend = evalrun.BackendLive
 		if slices.Contains(sim.Policies(), v.Name) {
@@ -544,6 +551,9 @@ func rerecord(opts *Options, v *prompts.Variant, mode string, c *dataset.Case, c
 	args = append(args, "--mode", mode, "--datasets", opts.Datasets)
 	if opts.Cassettes != "cassettes" {
 		args = append(args, "--cassettes", opts.Cassettes)
+	}
+	if samples > 0 {
+		args = append(args, "--samples", fmt.Sprint(samples))
 	}
 	if chk.Status == evalrun.StatusStale || chk.Status == evalrun.StatusUnfinished {
 		args = append(args, "--stale")

@@ -2,6 +2,7 @@ package record_test
 
 import (
 	"context"
+	"encoding/json"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -283,5 +284,58 @@ func TestPathKeyNeverWritten(t *testing.T) {
 	m, _ := os.ReadFile(filepath.Join(dir, "cassettes", "seed", "model", "recorded.json"))
 	if !strings.Contains(string(m), "/REDACTED/v1") {
 		t.Errorf("recorded.json does not show where the recording went:\n%s", m)
+	}
+}
+
+// TestMissNamesTheEnvironment (issue 35): a replay that misses only
+// because of the environment says so in its first line, with the variable
+// and its value, and suggests no re-recording: a vLLM recording replayed
+// without SEARCHBENCH_LLM_MODEL, and a recording through a gateway whose
+// base URL recorded.json does not name.
+func TestMissNamesTheEnvironment(t *testing.T) {
+	env := liveEnv(t)
+	env["SEARCHBENCH_LLM_MODEL"] = "openai/gpt-oss-120b"
+	dir := t.TempDir()
+	common := []string{"--datasets", "../../../datasets", "--cassettes", filepath.Join(dir, "cassettes"), "--filter", "id:t-iphone-year"}
+	if code, out, errOut := sbEnv(t, env, append([]string{"record", "--backend", "live", "--no-pace"}, common...)...); code != 0 {
+		t.Fatalf("record: exit %d\n%s%s", code, out, errOut)
+	}
+	runArgs := append([]string{"run", "--quiet", "--out", "", "--runs", "", "--config", "../../../config/executor.yaml"}, common...)
+	firstLine := func(out string) string {
+		_, rest, _ := strings.Cut(out, "Error: routing/t-iphone-year\n")
+		l, _, _ := strings.Cut(rest, "\n")
+		return l
+	}
+
+	code, out, errOut := sbEnv(t, nil, runArgs...)
+	l := firstLine(out + errOut)
+	if code != cmdutil.ExitInfra || !strings.Contains(l, "set SEARCHBENCH_LLM_MODEL=openai/gpt-oss-120b; nothing needs re-recording") ||
+		strings.Contains(out+errOut, "re-record with") {
+		t.Errorf("replay without the model: exit %d, first line %q\n%s%s", code, l, out, errOut)
+	}
+	if code, out, errOut := sbEnv(t, map[string]string{"SEARCHBENCH_LLM_MODEL": "openai/gpt-oss-120b"}, runArgs...); code != 0 {
+		t.Errorf("replay with the model set: exit %d\n%s%s", code, out, errOut)
+	}
+
+	// A recording that noted no base URLs (made before recorded.json kept
+	// them): the gateway's Tavily base is named.
+	m := filepath.Join(dir, "cassettes", "seed", "model", "recorded.json")
+	b, _ := os.ReadFile(m)
+	var doc map[string]any
+	json.Unmarshal(b, &doc)
+	for _, e := range doc["cases"].(map[string]any) {
+		delete(e.(map[string]any), "base_urls")
+	}
+	b, _ = json.Marshal(doc)
+	os.WriteFile(m, b, 0o644)
+	noModel := map[string]string{"SEARCHBENCH_LLM_MODEL": "openai/gpt-oss-120b"}
+	code, out, errOut = sbEnv(t, noModel, runArgs...)
+	l = firstLine(out + errOut)
+	if want := "set TAVILY_BASE_URL=" + env["TAVILY_BASE_URL"] + "; nothing needs re-recording"; code != cmdutil.ExitInfra || !strings.Contains(l, want) {
+		t.Errorf("replay of a gateway recording: exit %d, first line %q, want %q\n%s%s", code, l, want, out, errOut)
+	}
+	noModel["TAVILY_BASE_URL"] = env["TAVILY_BASE_URL"]
+	if code, out, errOut := sbEnv(t, noModel, runArgs...); code != 0 {
+		t.Errorf("replay with the gateway's base set: exit %d\n%s%s", code, out, errOut)
 	}
 }

@@ -153,7 +153,6 @@ func TestSimDoesNotReplaceLiveCassettes(t *testing.T) {
 // model was shown the failures' text, so that text is in the recorded
 // requests: it names the service and path, never the gateway's URL.
 func TestGatewayRecordingWithFailedSearchReplaysAnywhere(t *testing.T) {
-	testenv.Slow(t)
 	dir := t.TempDir()
 	cassettes := filepath.Join(dir, "cassettes")
 	env := liveEnv(t)

@@ -21,7 +21,6 @@ import (
 	"github.com/searchbench/searchbench/internal/cmd/root"
 	"github.com/searchbench/searchbench/internal/cmdutil"
 	"github.com/searchbench/searchbench/lib/fsutil"
-	"github.com/searchbench/searchbench/lib/testenv"
 	"github.com/searchbench/searchbench/sim"
 )
 
@@ -160,7 +159,6 @@ func auditShelf(t *testing.T, cassettes string, cases int) {
 // shelf describes every cassette, each case was paid once, the budget
 // counts what the killed recording spent, and the replay exits 0.
 func TestKilledRecordResumes(t *testing.T) {
-	testenv.Slow(t)
 	g := newPayGateway(t)
 	cassettes := filepath.Join(t.TempDir(), "cassettes")
 	args := append([]string{"record", "--backend", "live", "--no-pace", "--datasets", "../../../datasets", "--cassettes", cassettes}, recoverCases...)
@@ -211,7 +209,6 @@ func TestKilledRecordResumes(t *testing.T) {
 // --stale records exactly the cases left, and the shelf replays. Only the
 // case the disk refused is paid twice: its answers were lost with it.
 func TestFullDiskRecordResumes(t *testing.T) {
-	testenv.Slow(t)
 	g := newPayGateway(t)
 	cassettes := filepath.Join(t.TempDir(), "cassettes")
 	args := append([]string{"record", "--backend", "live", "--no-pace", "--datasets", "../../../datasets", "--cassettes", cassettes}, recoverCases...)

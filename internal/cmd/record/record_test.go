@@ -338,3 +338,45 @@ func TestMissNamesTheEnvironment(t *testing.T) {
 		t.Errorf("replay with the gateway's base set: exit %d\n%s%s", code, out, errOut)
 	}
 }
+
+// TestFailedSearchesWarnedStrictRefuses: Tavily answers every search with
+// a 200 whose body is an error. That is a failed search, not "No results
+// found."; record saves the case but ends with a warning naming it and the
+// failure, and --strict refuses to save it, keeping the previous cassette.
+func TestFailedSearchesWarnedStrictRefuses(t *testing.T) {
+	env := liveEnv(t)
+	target, _ := url.Parse(strings.TrimSuffix(env["TAVILY_BASE_URL"], "/tavily"))
+	proxy := httputil.NewSingleHostReverseProxy(target)
+	gw := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/tavily/search" {
+			w.Header().Set("Content-Type", "application/json")
+			io.WriteString(w, `{"detail":{"error":"Your account is suspended."}}`)
+			return
+		}
+		proxy.ServeHTTP(w, r)
+	}))
+	t.Cleanup(gw.Close)
+	for _, k := range []string{"SEARCHBENCH_LLM_BASE_URL", "TAVILY_BASE_URL", "EXA_BASE_URL"} {
+		env[k] = strings.Replace(env[k], target.String(), gw.URL, 1)
+	}
+	dir := t.TempDir()
+	common := []string{"--datasets", "../../../datasets", "--cassettes", filepath.Join(dir, "cassettes"), "--filter", "id:t-iphone-year", "--filter", "id:t-microsoft-ceo"}
+	code, out, errOut := sbEnv(t, env, append([]string{"record", "--backend", "live", "--no-pace"}, common...)...)
+	flat := strings.Join(strings.Fields(errOut), " ")
+	if code != 0 || !strings.Contains(flat, "WARNING: 2 case(s) were recorded with a failed search") ||
+		!strings.Contains(flat, `routing/t-iphone-year: turn 1: tavily search "`) || !strings.Contains(flat, "tavily /search: HTTP 200 OK with an error body: Your account is suspended.") {
+		t.Fatalf("record: exit %d, want 0 and the warning\n%s%s", code, out, errOut)
+	}
+	path := filepath.Join(dir, "cassettes", "seed", "model", "routing", "t-iphone-year.yaml")
+	before, _ := os.ReadFile(path)
+	if !strings.Contains(string(before), "Search failed: tavily search") {
+		t.Error("the cassette does not hold the failure the model saw")
+	}
+	code, out, errOut = sbEnv(t, env, append([]string{"record", "--backend", "live", "--no-pace", "--strict"}, common...)...)
+	if code != cmdutil.ExitInfra || !strings.Contains(errOut, "case routing/t-iphone-year: not saved (--strict): 1 search(es) failed during the recording") {
+		t.Fatalf("record --strict: exit %d\n%s%s", code, out, errOut)
+	}
+	if after, _ := os.ReadFile(path); string(after) != string(before) {
+		t.Error("--strict replaced the cassette")
+	}
+}

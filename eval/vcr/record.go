@@ -86,7 +86,6 @@ type Recording struct {
 	seq         int                                     // requests sent, numbering them for the capture hook
 	captured    map[int]*cassette.Interaction           // by request number, until RoundTrip files it
 	calls       map[*httpx.Call][]*cassette.Interaction // each client call's recorded attempts, in order
-	dropped     int                                     // retried attempts Save left out
 }
 
 // seqHeader carries a request's number from RoundTrip to the capture hook,
@@ -290,7 +289,6 @@ func (r *Recording) Save() error {
 			if call.Succeeded() && len(ins) > 1 {
 				for _, in := range ins[:len(ins)-1] {
 					in.DiscardOnSave = true
-					r.dropped++
 				}
 			}
 		}
@@ -299,14 +297,6 @@ func (r *Recording) Save() error {
 		return fmt.Errorf("saving cassette %s: %w", r.path, err)
 	}
 	return nil
-}
-
-// Dropped is how many retried attempts of calls that then succeeded Save
-// left out of the cassette (see RecordOptions.KeepRetried).
-func (r *Recording) Dropped() int {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	return r.dropped
 }
 
 // stripSeq removes seqHeader before a request leaves the recorder.

@@ -128,7 +128,7 @@ func checkSampledCase(t *testing.T, bctx context.Context, problems func() []stri
 		chromedp.Evaluate(`document.querySelectorAll("details.sample .evidence .turn").length`, &evidences),
 		chromedp.Evaluate(`document.querySelectorAll("details.sample > summary .badge").length`, &badges),
 		chromedp.Evaluate(`document.querySelectorAll("details.sample[open] tr.check.fail").length`, &failedChecks),
-		chromedp.FullScreenshot(&shot, 90),
+		chromedp.CaptureScreenshot(&shot),
 	); err != nil {
 		t.Fatalf("sampled case %s: %v (page problems: %v)", key, err, problems())
 	}

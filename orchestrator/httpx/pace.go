@@ -133,7 +133,7 @@ type LaneStats struct {
 	// 429s of a lane that had none), or "" (none: only the window).
 	RateFrom   string
 	TokensFrom string
-	TokenRate  float64 // current token pacing, per minute (0: none)
+	TokenRate  float64 // current token pacing, per minute, whole (0: none)
 	Cuts       int     // times a 429 cut the window (and a rate not from headers)
 }
 
@@ -159,7 +159,7 @@ func (p *Pacer) Stats() []LaneStats {
 		l.mu.Lock()
 		out = append(out, LaneStats{Name: n, Sent: l.sent, Absorbed: l.absorbed, Passed: l.passed, Waited: l.waited,
 			Rate: l.reqRate, Window: l.cwnd, Learned: l.reqFrom == PaceHeaders || l.tokFrom == PaceHeaders,
-			RateFrom: l.reqFrom, TokensFrom: l.tokFrom, TokenRate: 60 * l.tokRate, Cuts: l.cuts})
+			RateFrom: l.reqFrom, TokensFrom: l.tokFrom, TokenRate: math.Round(60 * l.tokRate), Cuts: l.cuts})
 		l.mu.Unlock()
 	}
 	return out

@@ -178,9 +178,7 @@ func printEstimate(w io.Writer, items []evalrun.Item, ests []evalrun.Estimate, p
 	fmt.Fprintf(w, "  tokens    %s (prompt %s, completion %s)\n", thousands(u.Tokens()), thousands(u.PromptTokens), thousands(u.CompletionTokens))
 	if m.unpriced != nil {
 		fmt.Fprintf(w, "  dollars   unpriced: model %q has no price (the searches alone: %s)\n", m.name, usdString(usd))
-		for _, l := range report.WrapText("  fix       "+m.unpriced.Fix(), report.DefaultWidth, "            ") {
-			fmt.Fprintln(w, l)
-		}
+		labelled(w, "fix", m.unpriced.Fix())
 	} else {
 		fmt.Fprintf(w, "  dollars   %s\n", usdString(usd))
 	}
@@ -209,24 +207,33 @@ func printEstimate(w io.Writer, items []evalrun.Item, ests []evalrun.Estimate, p
 	var line string
 	switch {
 	case len(why) == 0:
-		line = "  time      no published rate limits apply (" + strings.Join(unlimited, ", ") +
+		line = "no published rate limits apply (" + strings.Join(unlimited, ", ") +
 			"): bounded by requests in flight, and by the servers' headers or 429s"
 	default:
-		line = fmt.Sprintf("  time      at least %s at the published rate limits (%s); a provider's headers may allow more", longest.Round(time.Second), strings.Join(why, ", "))
+		line = fmt.Sprintf("at least %s at the published rate limits (%s); a provider's headers may allow more", longest.Round(time.Second), strings.Join(why, ", "))
 		if len(unlimited) > 0 {
 			line += "; no published limits for " + strings.Join(unlimited, ", ")
 		}
 	}
-	for _, l := range report.WrapText(line, report.DefaultWidth, "            ") {
-		fmt.Fprintln(w, l)
-	}
+	labelled(w, "time", line)
 	var fs []string
 	for _, k := range []string{"a cassette", "their dataset's mean", "defaults"} {
 		if from[k] > 0 {
 			fs = append(fs, fmt.Sprintf("%d from %s", from[k], k))
 		}
 	}
-	for _, l := range report.WrapText(fmt.Sprintf("  estimated %s; prices and limits from config/providers.yaml", strings.Join(fs, ", ")), report.DefaultWidth, "            ") {
-		fmt.Fprintln(w, l)
+	labelled(w, "estimated", strings.Join(fs, ", ")+"; prices and limits from config/providers.yaml")
+}
+
+// labelled prints one line of the estimate: its label in a column of its
+// own, the text wrapped beside it.
+func labelled(w io.Writer, label, text string) {
+	const col = 12 // "  " + the widest label, "estimated", + " "
+	for i, l := range report.WrapText(text, report.DefaultWidth-col, "") {
+		if i == 0 {
+			fmt.Fprintf(w, "  %-*s%s\n", col-2, label, l)
+		} else {
+			fmt.Fprintf(w, "%*s%s\n", col, "", l)
+		}
 	}
 }

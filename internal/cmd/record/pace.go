@@ -88,7 +88,11 @@ func pacingSummary(p *httpx.Pacer, plans map[string]price.LanePlan) []string {
 		if s.Cuts > 0 {
 			why += fmt.Sprintf("; %d×429 cut the pace", s.Cuts)
 		}
-		out = append(out, fmt.Sprintf("pacing %s: %d requests, %d×429 absorbed, %d passed on; %s", s.Name, s.Sent, s.Absorbed, s.Passed, why))
+		reqs := "requests"
+		if s.Sent == 1 {
+			reqs = "request"
+		}
+		out = append(out, fmt.Sprintf("pacing %s: %d %s, %d×429 absorbed, %d passed on; %s", s.Name, s.Sent, reqs, s.Absorbed, s.Passed, why))
 	}
 	if len(out) == 0 {
 		return []string{"pacing: no requests sent"}

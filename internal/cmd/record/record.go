@@ -89,10 +89,14 @@ its previous cassettes. --backend sim refuses to replace cassettes recorded live
 
 --backend live paces itself per provider (chat, Tavily, Exa): requests and
 tokens per minute from the providers' x-ratelimit-* headers when they send
-them, else from config/providers.yaml; a window of requests in flight that
-halves on a 429; Retry-After and reset headers honoured exactly. A 429 is
-waited out and the request sent again below the recorder, so cassettes hold
-no refusals.
+them, else from config/providers.yaml, whose published limits hold only at
+the provider's own host (a vLLM server, a gateway or the simulator starts
+bounded by the requests in flight, and is paced by its headers or its 429s);
+a window of requests in flight that halves on a 429; Retry-After and reset
+headers honoured exactly. A 429 is waited out and the request sent again
+below the recorder, so cassettes hold no refusals. Off a terminal, a line of
+progress is printed every tenth of the cases and every 10 seconds without
+one; the summary says where each provider's pace came from.
 
 --estimate prints, without sending anything, the requests, tokens, dollars
 and the time at the known rate limits that recording the selection would

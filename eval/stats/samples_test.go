@@ -113,12 +113,12 @@ func TestSignFlipMonteCarlo(t *testing.T) {
 		obs += x
 		abs[i] = max(x, -x)
 	}
-	mc := signFlipMC(abs, obs)
+	mc := signFlipMC(abs, obs, TwoSided)
 	se := math.Sqrt(exactP * (1 - exactP) / float64(signFlipDraws(len(abs))))
 	if math.Abs(mc-exactP) > 4*se {
 		t.Errorf("Monte Carlo p = %v, exact %v (4 SE = %v)", mc, exactP, 4*se)
 	}
-	if again := signFlipMC(abs, obs); again != mc {
+	if again := signFlipMC(abs, obs, TwoSided); again != mc {
 		t.Errorf("Monte Carlo not deterministic: %v then %v", mc, again)
 	}
 	// Past the limit SignFlip switches to Monte Carlo and says so.

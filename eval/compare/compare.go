@@ -1154,7 +1154,7 @@ func pValue(r Row) string {
 	}
 	s := stats.PValue(r.PAdj)
 	if r.PAdj != r.P {
-		s += " [raw " + strings.TrimPrefix(stats.PValue(r.P), "p ") + "]"
+		s += " (raw " + stats.PValue(r.P) + ")"
 	}
 	if !r.Exact {
 		s += fmt.Sprintf(" (Monte Carlo ±%.3f)", stats.MonteCarloSE(r.P, r.Draws))

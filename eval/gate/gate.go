@@ -769,7 +769,7 @@ func exactValue(m score.Metric) *big.Rat {
 // describe formats a metric's value with its counts.
 func describe(m score.Metric) string {
 	s := report.FormatValue(m)
-	if n := report.FormatN(m); n != "" {
+	if n := report.DescribeN(m); n != "" {
 		s += " (" + n + ")"
 	}
 	return s

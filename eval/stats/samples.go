@@ -511,3 +511,53 @@ func randomSigns[T int64 | float64](rng *rand.Rand, abs []T) T {
 	}
 	return s
 }
+
+// Moments accumulates clusters (one per case) in constant memory, for
+// ClusterInterval over a stream: the sums that interval needs.
+type Moments struct {
+	n                        int
+	pass, total              float64
+	pass2, passTotal, total2 float64
+}
+
+// Add counts one case's cluster; clusters with N = 0 take no part.
+func (m *Moments) Add(c Cluster) {
+	if c.N == 0 {
+		return
+	}
+	p, n := float64(c.Pass), float64(c.N)
+	m.n++
+	m.pass += p
+	m.total += n
+	m.pass2 += p * p
+	m.passTotal += p * n
+	m.total2 += n * n
+}
+
+// Cases is how many clusters (cases) were added.
+func (m *Moments) Cases() int { return m.n }
+
+// Interval is ClusterInterval over the clusters added.
+func (m *Moments) Interval() (lo, hi float64) {
+	n := m.n
+	if n == 0 || m.total == 0 {
+		return 0, 1
+	}
+	p := m.pass / m.total
+	switch {
+	case n == 1:
+		return wilsonAt(p, m.total, z95)
+	case m.pass == 0 || m.pass == m.total:
+		return Wilson(int(m.pass/m.total)*n, n)
+	}
+	mean := m.total / float64(n)
+	// Σ(pass_i − p·N_i)², expanded.
+	v := m.pass2 - 2*p*m.passTotal + p*p*m.total2
+	v /= mean * mean * float64(n) * float64(n-1)
+	neff := m.total
+	if v > 0 {
+		neff = p * (1 - p) / v
+	}
+	neff = max(float64(n), min(m.total, neff))
+	return wilsonAt(p, neff, tQuantile975(n-1))
+}

@@ -254,3 +254,30 @@ func BenchmarkSignFlip10k(b *testing.B) {
 		SignFlip(d)
 	}
 }
+
+// Moments gives ClusterInterval's interval from running sums.
+func TestMomentsMatchClusterInterval(t *testing.T) {
+	sets := [][]Cluster{
+		{{3, 5}},
+		{{5, 5}, {5, 5}, {5, 5}},
+		{{0, 5}, {0, 3}},
+		{{3, 5}, {4, 5}, {1, 5}, {5, 5}, {0, 5}, {2, 4}},
+		{{1, 1}, {0, 1}, {1, 1}, {1, 1}},
+		{{2, 3}, {0, 0}, {7, 10}, {1, 2}},
+	}
+	for _, cs := range sets {
+		var m Moments
+		var nonEmpty []Cluster
+		for _, c := range cs {
+			m.Add(c)
+			if c.N > 0 {
+				nonEmpty = append(nonEmpty, c)
+			}
+		}
+		lo, hi := m.Interval()
+		wlo, whi := ClusterInterval(nonEmpty)
+		if math.Abs(lo-wlo) > 1e-12 || math.Abs(hi-whi) > 1e-12 {
+			t.Errorf("%v: Moments [%v, %v], ClusterInterval [%v, %v]", cs, lo, hi, wlo, whi)
+		}
+	}
+}

@@ -236,6 +236,15 @@ func Print(w io.Writer, v *report.Gate, width int) error {
 	return evalgate.WriteWidth(w, v, false, width)
 }
 
+// PrintQuiet writes what --quiet shows of a verdict: the verdict line
+// alone on a pass; the violations and the line on a failure. The notes,
+// new and improved cases stay in the report.
+func PrintQuiet(w io.Writer, v *report.Gate, width int) error {
+	q := *v
+	q.Notes, q.NewCases, q.Improved = nil, nil, nil
+	return evalgate.WriteWidth(w, &q, false, width)
+}
+
 // Exit is the command's result for verdict v: nil for a pass, an exit-1
 // error for a fail.
 func Exit(v *report.Gate) error {

@@ -9,7 +9,7 @@ LATEST   := reports/latest
 # bash for pipefail: a test run piped into its summary keeps go test's status.
 SHELL := bash
 
-.PHONY: run test test-all unit-all mutants build install vet fmt-check unit gate baseline cassettes compare bench fuzz clean consent-tables docs
+.PHONY: aa run test test-all unit-all mutants build install vet fmt-check unit gate baseline cassettes compare bench fuzz clean consent-tables docs
 
 # -buildvcs=auto: --version names the commit even where GOFLAGS turns
 # stamping off.
@@ -73,7 +73,7 @@ baseline: build
 # prompt variant and output mode; the routing set in model mode gets
 # $(SAMPLES) samples per case (record --samples). Deterministic: a second run
 # changes nothing.
-SAMPLES := 5
+SAMPLES := 10
 cassettes: build
 	@for v in $(VARIANTS); do for m in $(MODES); do \
 	  s=1; [ $$m = model ] && s=$(SAMPLES); \
@@ -168,3 +168,12 @@ docs:
 
 clean:
 	rm -rf bin $(LATEST) reports/runs reports/.baseline
+
+# aa: the A/A test of the gate (scripts/aa.sh): re-record the unchanged
+# prompt RUNS times with fresh seeds, in a copy of the tree, and gate each
+# against the baseline; the share that fails is the gate's false-alarm rate
+# on your data. RUNS, SEED, SAMPLES, FILTER, BACKEND (sim; live asks for
+# CONFIRM=yes after an estimate), VARIANT, POLICY, BASELINE and GATES are
+# passed through.
+aa: build
+	SEARCHBENCH=$(BIN) bash scripts/aa.sh

@@ -61,7 +61,7 @@ func (Flow) Declare() Declaration {
 		MetricFlowOutput,
 		MetricFlowLimits,
 		MetricFlowRetries,
-	}}
+	}, Invariants: []string{MetricFlowTurns, MetricFlowPhase, MetricFlowOverride, MetricFlowNoTools, MetricFlowOutput}}
 }
 
 // Score implements Scorer. It applies to flows and routing cases.

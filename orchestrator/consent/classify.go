@@ -30,6 +30,7 @@ const (
 	RuleYesRemark        = "yes.remark"
 	RuleYesScoped        = "yes.scoped"
 	RuleSearchScoped     = "search.scoped"
+	RuleSearchDetail     = "search.detail"
 	RuleNoDecline        = "no.decline"
 	RuleNoWord           = "no.word"
 	RuleNoNegatedYes     = "no.negated-yes"
@@ -179,6 +180,9 @@ func (m *matcher) classify(reply string) verdict {
 		if v, ok := m.scoped(reply, toks, c, strip, st); ok {
 			return v
 		}
+		if v, ok := m.detail(reply, toks, c, ci == len(clauses)-1, st); ok {
+			return v
+		}
 		if strip > 0 && m.lx.remarkJoiners[c[strip-1].key] {
 			// "look it up so I can quote it": what follows "so" or
 			// "because" is a reason, read as a remark beside the consent.
@@ -316,7 +320,7 @@ func (m *matcher) loose(toks []token, rest [][]token, st state) (verdict, bool) 
 		searched := false
 		m.strict = true
 		known := make([]bool, len(c)) // covered by an entry
-		negating := false              // a negator before this word, past filler only
+		negating := false             // a negator before this word, past filler only
 		for i := 0; i < len(c); {
 			w := c[i]
 			if m.lx.cues[w.key] || strings.ContainsFunc(w.text, unicode.IsDigit) {
@@ -334,7 +338,7 @@ func (m *matcher) loose(toks []token, rest [][]token, st state) (verdict, bool) 
 				i++
 				continue
 			}
-			negating = k == clNegator || (negating && k == clFiller)
+			negating = (k == clNegator && !m.lx.stopNegator(c[i:i+length])) || (negating && k == clFiller)
 			// A connective ends the check's object: "look it up so I can
 			// quote it" names no object of its own.
 			searched = (searched || k == clSearch) && k != clConnective
@@ -371,6 +375,74 @@ func (m *matcher) loose(toks []token, rest [][]token, st state) (verdict, bool) 
 	case SearchNow:
 		v.rule = RuleSearchRemark
 	}
+	return v, true
+}
+
+// determiners point back at the answer: "check the date", "that figure".
+var determiners = map[string]bool{"the": true, "that": true, "this": true, "those": true, "these": true,
+	"your": true, "its": true, "his": true, "her": true, "their": true}
+
+// detail reads a clause that asks to check one detail of the answer as
+// SEARCH_NOW (rule search.detail): a check word ("check", "verify",
+// "double-check"…) after nothing but filler, polite and request words,
+// then an object that points back at the answer — a determiner, at most
+// eight words, and a detail noun ("the date", "that figure", "your second
+// point"; detail_nouns) or a word of the previous query longer than three
+// letters ("check the CEO part"). The clause must end the reply and ask
+// nothing new. The object is kept as the scope, so Phase 2 knows what to
+// check. "search for the EU AI Act timeline" names no detail: a new query.
+func (m *matcher) detail(reply string, toks, c []token, lastClause bool, st state) (verdict, bool) {
+	if !lastClause {
+		return verdict{}, false
+	}
+	i, search := 0, -1
+	for i < len(c) && search < 0 {
+		length, k := m.looseEntry(c, i)
+		switch k {
+		case clSearch:
+			search = i + length
+		case clFiller, clPolite, clRequest, clYes:
+		default:
+			return verdict{}, false
+		}
+		if length == 0 {
+			return verdict{}, false
+		}
+		i += length
+	}
+	for search >= 0 && search < len(c) && (m.lx.entries[c[search].key] == clRequest || m.lx.entries[c[search].key] == clFiller) && !determiners[c[search].key] {
+		search++ // "check on the date", "verify for me that figure"
+	}
+	obj := c[max(search, 0):]
+	if search < 0 || len(obj) == 0 || len(obj) > 8 || !determiners[obj[0].key] {
+		return verdict{}, false
+	}
+	prev := map[string]bool{}
+	for _, t := range tokenize(m.previous, m.lx) {
+		if t.kind == tokWord && len(t.key) > 3 {
+			prev[t.key] = true
+		}
+	}
+	refers := false
+	for _, t := range obj {
+		if m.lx.openers[t.key] && t.key != "that" || m.lx.cues[t.key] {
+			return verdict{}, false
+		}
+		refers = refers || m.lx.detailNouns[t.key] || prev[t.key]
+	}
+	if !refers {
+		return verdict{}, false
+	}
+	pre, _ := m.segment(c[:search])
+	st.votes = append([]vote(nil), st.votes...)
+	st.tally(pre)
+	if len(st.votes) > 0 && st.votes[len(st.votes)-1].no {
+		return verdict{}, false
+	}
+	v := st.decide()
+	v.intent, v.rule = SearchNow, RuleSearchDetail
+	v.scope, v.scopeAt = strings.TrimSpace(reply[obj[0].start:]), obj[0].start
+	v.scope = strings.TrimRight(v.scope, "?.! ")
 	return v, true
 }
 
@@ -656,9 +728,11 @@ type Rule struct {
 func AllRules() []Rule {
 	return []Rule{
 		{RuleYesWord, Yes}, {RuleYesPlease, Yes}, {RuleYesAfterNo, Yes}, {RuleYesRemark, Yes}, {RuleYesScoped, Yes},
-		{RuleSearchPhrase, SearchNow}, {RuleSearchRequest, SearchNow}, {RuleSearchAfterNo, SearchNow}, {RuleSearchRemark, SearchNow}, {RuleSearchScoped, SearchNow},
+		{RuleSearchPhrase, SearchNow}, {RuleSearchRequest, SearchNow}, {RuleSearchAfterNo, SearchNow}, {RuleSearchRemark, SearchNow}, {RuleSearchScoped, SearchNow}, {RuleSearchDetail, SearchNow},
 		{RuleNoWord, No}, {RuleNoNegatedYes, No}, {RuleNoAfterYes, No}, {RuleNoDecline, No}, {RuleNoFillerOnly, No}, {RuleNoEmpty, No},
-		{RuleNewContent, NewQuery}, {RuleNewAfterNo, NewQuery}, {RuleNewAfterYes, NewQuery},
+		{RuleNewContent, NewQuery}, {RuleNewAfterNo, NewQuery}, {RuleNewAfterYes, NewQuery}, {RuleNewAboutWord, NewQuery},
+		{RuleDeferLanguage, NewQuery}, {RuleDeferNegation, NewQuery}, {RuleDeferCorrection, NewQuery}, {RuleDeferNegatedUnknown, NewQuery},
+		{RuleDeferAcknowledgement, NewQuery}, {RuleDeferRemark, NewQuery},
 		{RuleOverrideLeading, ""}, {RuleOverrideTrailing, ""}, {RuleNewQuery, ""}, {RuleNewEmpty, ""},
 	}
 }

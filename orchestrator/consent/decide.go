@@ -71,10 +71,15 @@ func DecideAfter(text, previous string) Decision {
 		d.Deferred = unplacedReason
 	}
 	d.Unplaced = d.Deferred != ""
-	switch v.intent {
-	case Yes, SearchNow:
+	switch {
+	case d.Unplaced:
+		// The model decides; until it has, nothing is searched on a
+		// guess: a trailing '?' of a reply the rules could not read is no
+		// override ("Achas?" declines in Portuguese).
+		d.Phase, d.Query = trace.Phase1, strings.TrimSpace(v.query)
+	case v.intent == Yes || v.intent == SearchNow:
 		d.Phase = trace.Phase2
-	case No:
+	case v.intent == No:
 		d.Phase = trace.Decline
 	default:
 		d = routeNew(d, v.query, v.rule)

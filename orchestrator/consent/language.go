@@ -23,8 +23,7 @@ import (
 //     files' langs), and to English when it is in Debian's English word
 //     list (english_words.txt.gz);
 //   - the reply's languages are those every one of its words belongs to.
-//     Emoji, numbers and unknown words typed with a capital after the
-//     reply's first word (names: "July", "EU") belong to every language;
+//     Emoji and numbers belong to every language;
 //   - when English is among them, the reply is read as English, unless the
 //     previous query is plainly not English (written in another script, or
 //     with at most a third of its words English): the consent question is
@@ -119,6 +118,12 @@ func (l *lexicon) addHandLangs(toks []token, c class, langs []string) {
 			l.handReadings[toks[0].key] = map[class][]string{}
 		}
 		l.handReadings[toks[0].key][c] = langs
+		if e := toks[0].exact; e != "" {
+			if l.handExact[e] == nil {
+				l.handExact[e] = map[class][]string{}
+			}
+			l.handExact[e][c] = langs
+		}
 	}
 }
 
@@ -180,9 +185,8 @@ type settlement struct {
 }
 
 // langsOf returns the languages word t belongs to, and whether it is
-// neutral (a number, or a name: an unknown word typed with a capital after
-// the reply's first word).
-func (l *lexicon) langsOf(reply string, t token, first bool) ([]string, bool) {
+// neutral (a number: every language writes them).
+func (l *lexicon) langsOf(t token) ([]string, bool) {
 	if strings.IndexFunc(t.text, unicode.IsLetter) < 0 {
 		return nil, true // a number
 	}
@@ -200,27 +204,19 @@ func (l *lexicon) langsOf(reply string, t token, first bool) ([]string, bool) {
 		// "thnks", "sur"): English too. Words of two letters never are.
 		langs = append(langs, langEnglish)
 	}
-	if len(langs) == 0 && !first {
-		typed := []rune(reply[t.start:])
-		if len(typed) > 0 && unicode.IsUpper(typed[0]) {
-			return nil, true
-		}
-	}
 	return langs, false
 }
 
 // settle finds the languages reply may be written in (see the top of this
 // file). previous is the query the consent question is about, "" when
 // unknown.
-func (l *lexicon) settle(reply string, toks []token, previous string) settlement {
+func (l *lexicon) settle(toks []token, previous string) settlement {
 	var langs langSet // nil until a word narrows it
-	first := true
 	for _, t := range toks {
 		if t.kind != tokWord {
 			continue
 		}
-		ls, neutral := l.langsOf(reply, t, first)
-		first = false
+		ls, neutral := l.langsOf(t)
 		if neutral {
 			continue
 		}
@@ -248,7 +244,7 @@ func (l *lexicon) settle(reply string, toks []token, previous string) settlement
 // lower case: "whats the capital of peru", "and canada?") than known. A
 // question mark counts as a cue. Such a reply is a
 // new query by rule; only the words of a consent need a settled language.
-func (l *lexicon) englishQuestion(reply string, toks []token) bool {
+func (l *lexicon) englishQuestion(toks []token) bool {
 	known, unknown, cued := 0, 0, false
 	first := true
 	for _, t := range toks {
@@ -261,7 +257,7 @@ func (l *lexicon) englishQuestion(reply string, toks []token) bool {
 		if (first && l.openers[t.key]) || l.cues[t.key] {
 			cued = true
 		}
-		ls, neutral := l.langsOf(reply, t, first)
+		ls, neutral := l.langsOf(t)
 		first = false
 		switch {
 		case neutral:
@@ -318,36 +314,76 @@ func (l *lexicon) conflict(toks []token, s settlement) string {
 			continue
 		}
 		readings := map[class]bool{}
-		add := func(by map[class][]string) {
-			for c, langs := range by {
-				if s.langs == nil || len(s.langs.meet(langs)) > 0 {
-					readings[c] = true
-				}
+		for c, langs := range l.readingsOf(t) {
+			if s.langs == nil || len(s.langs.meet(langs)) > 0 {
+				readings[c] = true
 			}
 		}
-		add(l.handReadings[t.key])
-		add(l.classLangs[t.key])
-		if t.exact != "" && t.exact != t.key {
-			add(l.exactLangs[t.exact])
+		merged, known := l.entries[t.key]
+		if _, ok := l.exact[t.exact]; ok && t.exact != "" {
+			merged, known = l.exact[t.exact]
 		}
 		if len(readings) == 0 {
 			continue
 		}
-		decisive := false
+		groups := map[int]bool{}
 		for c := range readings {
-			decisive = decisive || c == clYes || c == clNo || c == clSearch || c == clPolite || c == clNegator
+			groups[group(c)] = true
 		}
-		if !decisive {
-			continue
+		if !groups[groupPositive] && !groups[groupNegative] {
+			continue // no reading decides anything
 		}
-		if len(readings) > 1 {
+		if len(groups) > 1 {
 			return t.text
 		}
-		if merged, ok := l.entries[t.key]; ok && !readings[merged] && merged != clAmbiguous {
+		if known && merged != clAmbiguous && !groups[group(merged)] {
 			return t.text
 		}
 	}
 	return ""
+}
+
+// readingsOf returns what word t means in each language: the classes of
+// the one-word entries it is, with their languages. A word found by its
+// exact form ("iie", not "ie"; "नं", not "न") has that form's readings.
+func (l *lexicon) readingsOf(t token) map[class][]string {
+	out := map[class][]string{}
+	add := func(by map[class][]string) {
+		for c, langs := range by {
+			out[c] = append(out[c], langs...)
+		}
+	}
+	_, hand := l.handExact[t.exact]
+	_, gen := l.exactLangs[t.exact]
+	if t.exact != "" && (hand || gen) {
+		add(l.handExact[t.exact])
+		add(l.exactLangs[t.exact])
+		if !hand {
+			add(l.handReadings[t.key])
+		}
+		return out
+	}
+	add(l.handReadings[t.key])
+	add(l.classLangs[t.key])
+	return out
+}
+
+// The groups of classes a word's readings are compared by: a word that is
+// a negator in one language and a no in another negates in both.
+const (
+	groupPositive = iota // yes, polite, search_now
+	groupNegative        // no, negators
+	groupOther           // filler, connectives…
+)
+
+func group(c class) int {
+	switch c {
+	case clYes, clPolite, clSearch:
+		return groupPositive
+	case clNo, clNegator:
+		return groupNegative
+	}
+	return groupOther
 }
 
 // shortForeign returns a word of the reply of one or two Latin letters

@@ -6,8 +6,8 @@ import (
 	"errors"
 	"fmt"
 	"maps"
-	"slices"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 
@@ -138,6 +138,8 @@ type lexicon struct {
 	// (language.go).
 	wordLangs    map[string][]string
 	handReadings map[string]map[class][]string
+	// handExact is handReadings by the exact form of the entry.
+	handExact map[string]map[class][]string
 	// englishTargets holds, by length, the words of English entries that
 	// a slip may stand for (englishSlip), built on first use.
 	englishTargets     map[int][]string
@@ -512,6 +514,7 @@ func loadLexicon(data []byte, name string) (*lexicon, error) {
 		aloneKey:       map[string]bool{},
 		wordLangs:      map[string][]string{},
 		handReadings:   map[string]map[class][]string{},
+		handExact:      map[string]map[class][]string{},
 	}
 	type origin struct {
 		text string

@@ -28,6 +28,8 @@ import (
 //     it: no '?' and no question opener where it starts ("sure, I'm
 //     curious what you find") (defer.remark).
 //
+// A check of one detail of the answer ("can you check the date?") is
+// SEARCH_NOW (search.detail, classify.go), its object kept as the scope.
 // A reply that names a consent word rather than using it — in quotes, or
 // as the word asked about ("what does 'sí' mean?", "how do you say yes in
 // Greek?") — is a new query (new.about-word) whatever else it holds.
@@ -62,9 +64,12 @@ func (m *matcher) precise(reply string, v verdict) verdict {
 	if words == 0 {
 		return v // no words: emoji or nothing, which the entries decide
 	}
-	s := m.lx.settle(reply, toks, m.previous)
+	if m.mentions(reply, toks) {
+		return verdict{intent: NewQuery, rule: RuleNewAboutWord, query: strings.TrimSpace(reply), votes: v.votes}
+	}
+	s := m.lx.settle(toks, m.previous)
 	if s.unsettled != "" {
-		if v.intent == NewQuery && v.deferred == "" && m.lx.englishQuestion(reply, toks) {
+		if v.intent == NewQuery && v.deferred == "" && m.lx.englishQuestion(toks) {
 			return v // an English question with names in it: a new query
 		}
 		return deferTo(v, RuleDeferLanguage, "its language is not settled: "+s.unsettled, reply)
@@ -75,9 +80,6 @@ func (m *matcher) precise(reply string, v verdict) verdict {
 	if w := m.lx.conflict(toks, s); w != "" {
 		return deferTo(v, RuleDeferLanguage, fmt.Sprintf("%s means different things in the languages it may be written in (%s)", quoteWord(w), s.langs), reply)
 	}
-	if m.mentions(reply, toks) {
-		return verdict{intent: NewQuery, rule: RuleNewAboutWord, query: strings.TrimSpace(reply), votes: v.votes}
-	}
 	switch v.intent {
 	case Yes, SearchNow:
 		if w := m.negationCue(toks, s, v); w != "" {
@@ -86,6 +88,13 @@ func (m *matcher) precise(reply string, v verdict) verdict {
 	case NewQuery:
 		if (v.rule == RuleNewAfterYes || v.rule == RuleNewAfterNo) && !m.lx.asks(v.query) {
 			return deferTo(v, RuleDeferRemark, "beside its yes or no, nothing asks a new question (no '?', no question opener)", reply)
+		}
+		if v.rule == RuleNewContent && !m.lx.questionMark(toks) {
+			if w := m.negationCue(toks, s, v); w != "" {
+				// "how could I refuse", "what if I don't": a question
+				// opener and a negation, but no question mark.
+				return deferTo(v, RuleDeferNegation, fmt.Sprintf("it opens like a question but asks none, and %s negates: it may answer the consent question", quoteWord(w)), reply)
+			}
 		}
 	case No:
 		switch {
@@ -99,6 +108,16 @@ func (m *matcher) precise(reply string, v verdict) verdict {
 		}
 	}
 	return v
+}
+
+// questionMark reports whether toks hold a question mark.
+func (l *lexicon) questionMark(toks []token) bool {
+	for _, t := range toks {
+		if t.kind == tokSep && t.text == "?" {
+			return true
+		}
+	}
+	return false
 }
 
 // asks reports whether text plainly asks or says something new: it has a
@@ -149,15 +168,30 @@ func (m *matcher) negationCue(toks []token, s settlement, v verdict) string {
 				return t.text
 			}
 		}
-		for _, by := range []map[class][]string{m.lx.handReadings[t.key], m.lx.classLangs[t.key]} {
-			for _, c := range []class{clNo, clNegator} {
-				if langs, ok := by[c]; ok && (s.langs == nil || len(s.langs.meet(langs)) > 0) {
-					return t.text
-				}
+		by := m.lx.readingsOf(t)
+		for _, c := range []class{clNo, clNegator} {
+			if langs, ok := by[c]; ok && (s.langs == nil || len(s.langs.meet(langs)) > 0) {
+				return t.text
 			}
 		}
 	}
 	return ""
+}
+
+// stopNegators stop the search whatever follows them ("stop searching",
+// "skip the lookup"): before an unknown word they still decline, unlike
+// "not", whose object decides what it means ("not a bad idea").
+var stopNegators = map[string]bool{"skip": true, "stop": true, "cancel": true, "forget": true, "forget about": true,
+	"hold off on": true, "no need to": true, "theres no need to": true, "no reason to": true, "dont need to": true,
+	"dont have to": true, "you dont have to": true, "without": true}
+
+// stopNegator reports whether the entry of words ws is a stop negator.
+func (l *lexicon) stopNegator(ws []token) bool {
+	keys := make([]string, len(ws))
+	for i, t := range ws {
+		keys[i] = t.key
+	}
+	return stopNegators[strings.Join(keys, " ")]
 }
 
 // englishNegations are English words that negate whatever the lexicon says

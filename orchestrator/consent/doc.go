@@ -27,6 +27,7 @@
 //     as that letter (lookalike_table.go, generated). Each Han character is
 //     a word of its own ("是的" = "是 的"). The text as typed is kept: a
 //     carried question is cut from it, and Decision.Input holds it.
+//
 //  1. Normalize: fold letter case; straighten curly apostrophes (U+2019
 //     "don’t" = "don't" = "dont"); drop quotes, brackets, unknown symbols,
 //     emoji modifiers (skin tones, variation selectors, ZWJ); treat , ; : . ! ?
@@ -39,6 +40,7 @@
 //     "definitely"; typo.go says what a slip is, and "yet" is none for
 //     "yes"); one slip from a word of a phrase, it is read so only where the
 //     phrase then matches ("sounds goof").
+//
 //  2. Cover each clause with entries of lexicon.yaml (the only hand-kept
 //     place words live) and of two generated files (gen): lexicon_cldr.yaml,
 //     the yes and no words of every CLDR language, and lexicon_gettext.yaml,
@@ -61,6 +63,7 @@
 //     that actually true?"). Request words ("got", "any", "show me") cover
 //     a clause only beside a search_now entry: "got a source?", "any
 //     references?" are requests for evidence (rule search.request).
+//
 //  3. A clause with a word no entry covers is new content: the reply is a
 //     NEW_QUERY carrying the reply from that clause on, minus the consent
 //     and joiners ("but", "also", "new question:") that introduce it. If it
@@ -84,6 +87,7 @@
 //     After an assent, an uncovered clause opening with a scope word
 //     ("only", "just"; scope_openers) limits the search: the assent decides
 //     (yes.scoped, search.scoped) and the clause is kept as Decision.Scope.
+//
 //  4. Otherwise each yes, search_now or no entry is a vote; a negator
 //     before the next yes, search_now or polite entry of its clause turns it
 //     into a NO vote, and a negator with nothing to negate is a NO vote. The

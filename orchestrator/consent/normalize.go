@@ -81,7 +81,7 @@ func tokenize(s string, lx *lexicon) []token {
 	var toks []token
 	var text, key, exact strings.Builder
 	wordStart := -1
-	var last rune // last rune added to key, for squeezing
+	var last rune  // last rune added to key, for squeezing
 	greek := false // the last word was Greek
 	flush := func() {
 		if wordStart >= 0 {
@@ -296,12 +296,12 @@ func separator(r rune) (string, bool) {
 		return "!", true
 	case '?', '？', '¿', '⁇', '⁈', '⁉',
 		'\u037e', // GREEK QUESTION MARK (NFKC would make it ";")
-		'؟',       // ARABIC QUESTION MARK
-		'՞',       // ARMENIAN QUESTION MARK
-		'፧',       // ETHIOPIC QUESTION MARK
-		'⸮',       // REVERSED QUESTION MARK
-		'꘏',       // VAI QUESTION MARK
-		'᥅':       // LIMBU QUESTION MARK
+		'؟',      // ARABIC QUESTION MARK
+		'՞',      // ARMENIAN QUESTION MARK
+		'፧',      // ETHIOPIC QUESTION MARK
+		'⸮',      // REVERSED QUESTION MARK
+		'꘏',      // VAI QUESTION MARK
+		'᥅':      // LIMBU QUESTION MARK
 		return "?", true
 	case '…':
 		return "…", true

@@ -164,7 +164,7 @@ regressions:
 		newCase []string
 	}{
 		{name: "same run passes", current: baseline, gates: gates, pass: true,
-			want: []string{"gate: PASS — 3 thresholds checked, 1 without data; 4 of 4 cases compared with the baseline (14 metrics); 0 new, 0 removed, 1 known failure",
+			want: []string{"gate: PASS — 3 thresholds checked, 1 without data; 4 of 4 cases compared with the baseline (20 metrics); 0 new, 0 removed, 1 known failure",
 				"threshold flow.turns (gates.yaml:5) not evaluated: no data in this run (allowed: no_data: pass)"},
 			kinds: nil},
 		{name: "a flip and a regression",

@@ -80,16 +80,41 @@ func ParseVerdict(content string) (ModelVerdict, error) {
 	return v, nil
 }
 
-// StandInVerdict is the simulator's policy for a classification request
-// (sim answers every one with it): it reads no language, so a reply the
-// rules could not place gets seed 000's reading of "something else", a new
-// query, which neither searches nor declines on a guess. It never looks at
-// a label and gives the same answer to every reply, so a figure "with the
-// model" measured with it equals the rules' own; what the live model adds
-// is unmeasured without one.
-func StandInVerdict() ModelVerdict {
-	return ModelVerdict{
-		Intent: NewQuery,
-		Reason: "The stand-in reads no language: a reply that is neither a clear yes nor a clear no is a new query (seed 000).",
+// ParseModelMessage reads a classification request's user message back
+// into the previous query and the reply (ModelMessage's inverse); ok is
+// false when content is not one.
+func ParseModelMessage(content string) (previous, reply string, ok bool) {
+	head, reply, found := strings.Cut(content, "\nReply: ")
+	previous, isMsg := strings.CutPrefix(head, "Previous question: ")
+	if !found || !isMsg {
+		return "", "", false
 	}
+	if previous == "(unknown)" {
+		previous = ""
+	}
+	return previous, reply, true
+}
+
+// StandInVerdict is the simulator's policy for a classification request
+// (sim answers every one with it): the clause rules' reading of the reply
+// (doc.go's steps 0–4, the reading before the precision rules deferred
+// it), with its scope; a reply no clause decides is seed 000's "something
+// else", a new query. It reads no label and knows no more than the rules,
+// so a figure "with the model" measured with it is the clause rules' own;
+// what the live model adds is unmeasured without one. It gives the same
+// answer to the same reply, so a recording of it replays.
+func StandInVerdict(reply string) ModelVerdict {
+	v := classify(reply)
+	out := ModelVerdict{Intent: v.intent}
+	switch v.intent {
+	case Yes, SearchNow:
+		out.Scope = v.scope
+		out.Reason = fmt.Sprintf("The stand-in reads the reply by the consent rules' clauses alone (rule %s): it accepts the search.", v.rule)
+	case No:
+		out.Reason = fmt.Sprintf("The stand-in reads the reply by the consent rules' clauses alone (rule %s): it declines the search.", v.rule)
+	default:
+		out.Intent = NewQuery
+		out.Reason = "The stand-in reads no more than the consent rules' clauses: a reply they place nowhere is a new query (seed 000)."
+	}
+	return out
 }

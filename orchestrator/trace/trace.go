@@ -80,9 +80,9 @@ type Turn struct {
 	// turn carried because the consent put a condition on the search
 	// (ConsentScope); "" when there was none.
 	ScopeInstruction string `json:"scope_instruction,omitempty"`
-	Override    bool       `json:"override"` // a leading or trailing '?' forced Phase 2
-	Phase       string     `json:"phase"`
-	Query       string     `json:"query"` // the question this turn answers (for YES, the earlier query)
+	Override         bool   `json:"override"` // a leading or trailing '?' forced Phase 2
+	Phase            string `json:"phase"`
+	Query            string `json:"query"` // the question this turn answers (for YES, the earlier query)
 
 	// Phase1Skipped is set on a Phase 2 turn that no Phase 1 answer preceded
 	// (an override or a system request), so the only right verification

@@ -82,7 +82,8 @@ cassettes: build
 
 # consent-tables: regenerate the consent classifier's generated files
 # (orchestrator/consent/lexicon_cldr.yaml, lexicon_gettext.yaml,
-# lexicon_speakers.yaml, lookalike_table.go) from their sources: CLDR from
+# lexicon_speakers.yaml, lookalike_table.go, english_words.txt.gz) from their
+# sources: CLDR from
 # the npm packages cldr-misc-full (yes/no words) and cldr-core (speakers per
 # language), the "Yes"/"No" button translations of the gettext and Qt
 # catalogs of the Debian packages in CONSENT_DEBS (apt-get download; all
@@ -93,7 +94,8 @@ cassettes: build
 # Frameworks' KWidgetsAddons; Qt 5 and 6) that translate the buttons in at
 # least 20 languages (gen fails on one that does not). The multilingual
 # held-out set (datasets/consent-multilingual.yaml) is not rewritten: it was
-# measured once (gen -heldout builds it anew).
+# measured once (gen -heldout builds it anew); nor are the sets of issue 37
+# (go run ./orchestrator/consent/heldoutgen, which refuses to overwrite one).
 CLDR_VERSION ?= 48.2.0
 CONSENT_DEBS ?= libgtk-3-common libgtk2.0-common libgtk-4-common libnewt0.52 dialog \
   libxfce4ui-common zenity-common wx3.2-i18n libkf5widgetsaddons-data \

@@ -164,7 +164,7 @@ regressions:
 		newCase []string
 	}{
 		{name: "same run passes", current: baseline, gates: gates, pass: true,
-			want: []string{"gate: PASS — 3 thresholds checked, 1 without data; 4 of 4 cases compared with the baseline (14 metrics); 0 new, 0 removed, 1 known failure",
+			want: []string{"gate: PASS — 3 thresholds checked, 1 without data; 4 of 4 cases compared with the baseline (20 metrics); 0 new, 0 removed, 1 known failure",
 				"threshold flow.turns (gates.yaml:5) not evaluated: no data in this run (allowed: no_data: pass)"},
 			kinds: nil},
 		{name: "a flip and a regression of a deterministic case",
@@ -174,9 +174,10 @@ regressions:
 				reporttest.Routing(2, "c", "exa_only", ok, tav),
 				reporttest.Consent(3, "y", "YES", "yes", "NO", "no.word")),
 			gates: gates,
-			kinds: []string{KindThreshold, KindRegression, KindRegression, KindRegression, KindFlip},
+			kinds: []string{KindThreshold, KindRegression, KindRegression, KindRegression, KindRegression, KindRegression, KindRegression, KindRegression, KindFlip},
 			want: []string{"consent.accuracy fell from 100.0% (1/1) to 0.0% (0/1), by 100.0 points; tolerance 0.0 points (default)",
-				"consent/y", "intent: expected YES, got NO", "gate: FAIL (5 violations: 1 threshold, 3 regression, 1 flip; cases: consent/y)"}},
+				"consent.wrong rose from 0.0% (0/1) to 100.0% (1/1)",
+				"consent/y", "intent: expected YES, got NO", "gate: FAIL (9 violations: 1 threshold, 7 regression, 1 flip; cases: consent/y)"}},
 		{name: "one draw of one model case is a note, not a flip",
 			current: run("seed",
 				reporttest.Routing(0, "a", "tavily_only", ok, tav),

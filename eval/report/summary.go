@@ -175,8 +175,8 @@ func (t *textWriter) headline(s Summary) {
 	} else {
 		rates, below := 0, 0
 		for _, m := range s.Metrics {
-			if m.Unit != score.UnitRate || m.Den == 0 {
-				continue
+			if m.Unit != score.UnitRate || m.Den == 0 || m.Better != score.HigherIsBetter {
+				continue // a share where lower is better (consent.wrong) is no pass rate
 			}
 			rates++
 			if m.Num < m.Den {

@@ -190,7 +190,7 @@ func (o *Options) replayOne(ctx context.Context, it Item) *report.CaseRecord {
 		}
 		in.Parse = ParseOutcome(o.Parser, c)
 	case c.Kind == dataset.KindConsent:
-		in.Session = &trace.Session{Variant: o.Variant.Name, Mode: o.mode(c), Turns: []trace.Turn{orchestrator.Classify(c.Reply)}}
+		in.Session = &trace.Session{Variant: o.Variant.Name, Mode: o.mode(c), Turns: []trace.Turn{orchestrator.Classify(c.Reply, c.Previous)}}
 	default:
 		return o.replaySamples(ctx, it)
 	}

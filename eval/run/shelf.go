@@ -405,11 +405,15 @@ func (m *Manifest) Check(s Shelf, v *prompts.Variant, c *dataset.Case) Check {
 }
 
 // UsedFiles lists the variant files whose contents went into a session's
-// requests: the system prompt of every phase that ran, the tools and the
-// structured-mode addendum when offered, and always the settings.
+// requests: the system prompt of every phase that ran, the consent prompt
+// when the model read a consent reply, the tools and the structured-mode
+// addendum when offered, and always the settings.
 func UsedFiles(s *trace.Session) []string {
 	used := map[string]bool{prompts.SettingsFile: true}
 	for _, t := range s.Turns {
+		if t.ConsentCall != nil {
+			used[prompts.ConsentFile] = true
+		}
 		switch t.Phase {
 		case trace.Phase1:
 			used[prompts.Phase1File] = true

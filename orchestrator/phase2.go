@@ -34,6 +34,11 @@ func (a *Assistant) phase2(ctx context.Context, t *trace.Turn, history []message
 		}
 		msgs = append(msgs, system(search.SystemMessage(block)))
 	}
+	if len(history) > 0 && history[0].Role == "system" {
+		// The scope instruction of a consent with a condition
+		// (Session.scoped): kept on the trace as it was sent.
+		t.ScopeInstruction = history[0].Content
+	}
 	msgs = append(msgs, history...)
 
 	for round := 0; ; round++ {

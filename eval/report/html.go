@@ -60,7 +60,9 @@ type htmlCase struct {
 }
 
 // htmlSample is one further sample of a sampled case: its outcome and
-// checks (its trace is the case's trace line's).
+// checks (its trace is the case's trace line's). A check it passed carries
+// only its name: with ten samples a case's passing checks would otherwise
+// be most of the page, and what they expected is sample 1's.
 type htmlSample struct {
 	Sample int         `json:"k"`
 	Pass   bool        `json:"pass"`
@@ -98,7 +100,13 @@ func htmlCaseOf(rec *CaseRecord) *htmlCase {
 	}
 	c.Checks = htmlChecks(rec.Scores)
 	for _, s := range rec.Samples {
-		c.Samples = append(c.Samples, htmlSample{Sample: s.Sample, Pass: s.Pass, Error: s.Error, Checks: htmlChecks(s.Scores)})
+		checks := htmlChecks(s.Scores)
+		for i, k := range checks {
+			if k.Pass {
+				checks[i] = htmlCheck{Scorer: k.Scorer, Name: k.Name, Pass: true, Measure: k.Measure}
+			}
+		}
+		c.Samples = append(c.Samples, htmlSample{Sample: s.Sample, Pass: s.Pass, Error: s.Error, Checks: checks})
 	}
 	return c
 }

@@ -270,8 +270,10 @@ func (a *sampleAgg) apply(s *Summary) {
 		if !m.Paired || m.Unit != score.UnitRate || mc == nil || len(mc.sampled) == 0 {
 			continue
 		}
-		lo, hi := stats.ClusterInterval(mc.all())
+		all := mc.all()
+		lo, hi := stats.ClusterInterval(all)
 		s.Metrics[i].Lo, s.Metrics[i].Hi = stats.Round(lo, metricPlaces), stats.Round(hi, metricPlaces)
+		s.Metrics[i].Cases = len(all)
 	}
 	ss := &SamplesSummary{MaxSamples: a.maxN, SampledCases: a.sampled, Method: sampleMethod, Metrics: []SampleMetric{}, Flaky: a.flaky}
 	if ss.Flaky == nil {

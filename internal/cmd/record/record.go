@@ -37,6 +37,7 @@ type Options struct {
 	Filter    []string
 	Parallel  int
 	Samples   int
+	Seed      int64
 	Force     bool
 
 	// Providers is the rate limits and prices file ("": config/providers.yaml
@@ -83,6 +84,14 @@ EXA_BASE_URL. Keys are scrubbed before anything is written.
 it) and the variant's temperature. Without --samples, each case keeps the
 number of samples recorded.json lists for it (one for a new case).
 
+--seed S draws every sample afresh, sample 1 included: sample k's requests
+carry "seed": S·1000+k, and recorded.json keeps S so a replay sends the same
+seeds. Two seeds give independent draws, as two re-recordings against a live
+model do: record the unchanged prompt with a few seeds and gate each against
+the baseline to see how often noise alone fails your gate (make aa). Without
+--seed the draws are the default ones (sample 1 unseeded, sample k seeded k),
+so the shipped cassettes are reproducible.
+
 A cassette is replaced only when its case ran to the end; a failed case keeps
 its previous cassettes. --backend sim refuses to replace cassettes recorded live
 (recorded.json says which), naming them, unless --force.
@@ -123,6 +132,7 @@ the command exits 1 naming the budget, what was spent and the cases left;
 	f.StringArrayVar(&opts.Filter, "filter", nil, "select cases (as for run); repeatable")
 	f.IntVar(&opts.Parallel, "parallel", 4, "cases recorded at once (bounds requests in flight)")
 	f.IntVar(&opts.Samples, "samples", 0, "samples recorded per case, each in its own cassette with its own seed (0: as recorded.json lists, else 1)")
+	f.Int64Var(&opts.Seed, "seed", 0, "base `seed` of every sample's draws, sample 1 included (0: the default draws)")
 	f.BoolVar(&opts.Force, "force", false, "let --backend sim replace cassettes recorded live (refused otherwise: they cost money)")
 	f.StringVar(&opts.Providers, "providers", DefaultProviders, "rate limits and prices `file` (the built-in copy when the default is absent)")
 	f.Float64Var(&opts.MaxUSD, "max-usd", 0, "stop starting cases when the next would pass this many `dollars` (estimated; 0: no budget)")
@@ -151,6 +161,9 @@ func recordRun(ctx context.Context, opts *Options) error {
 	if opts.Samples < 0 || opts.Samples > MaxSamples {
 		return cmdutil.Usagef("--samples %d: want 1 to %d (or 0: as recorded)", opts.Samples, MaxSamples)
 	}
+	if opts.Seed < 0 || opts.Seed > evalrun.MaxSeed {
+		return cmdutil.Usagef("--seed %d: want 1 to %d (or 0: the default draws)", opts.Seed, evalrun.MaxSeed)
+	}
 	filter, err := dataset.ParseFilter(opts.Filter)
 	if err != nil {
 		return cmdutil.Usage(err)
@@ -168,6 +181,7 @@ func recordRun(ctx context.Context, opts *Options) error {
 		Parallel:  opts.Parallel,
 		Getenv:    opts.IO.Getenv,
 		Samples:   opts.Samples,
+		Seed:      opts.Seed,
 		Force:     opts.Force,
 	}
 	shelf := ropts.Shelf()

@@ -87,7 +87,11 @@
     if (m.unit !== "rate" || !m.den || (!m.ci_low && !m.ci_high)) return "";
     return (100 * (m.ci_low || 0)).toFixed(1) + "–" + (100 * (m.ci_high || 0)).toFixed(1) + "%";
   }
+  // fmtN is the terminal's n (FormatN): for a rate whose interval counts
+  // cases, the cases and then the samples "68 (527/680)".
   function fmtN(m) {
+    if (m.cases && m.unit === "rate") return `${m.cases} (${m.num || 0}/${m.den || 0})`;
+    if (m.cases) return String(m.cases);
     if (m.unit === "rate") return (m.num || 0) + "/" + (m.den || 0);
     return m.den ? String(m.den) : "";
   }
@@ -227,7 +231,9 @@
       return {title: "Headline", rows: r.gate.headline.map(n => byName.get(n) || {name: n, missing: true})};
     }
     // A rate with no passes has no "num" (the JSON omits zeros).
-    const rates = (r.summary.metrics || []).filter(m => m.unit === "rate" && m.den);
+    // As the terminal counts them: a share where lower is better
+    // (consent.wrong) is no pass rate.
+    const rates = (r.summary.metrics || []).filter(m => m.unit === "rate" && m.den && m.better === "higher");
     const below = rates.filter(m => (m.num || 0) < m.den);
     const shown = below.length > 12 ? "; 12 shown" : "";
     return {title: `Pass rates below 100% (${below.length} of ${rates.length} rates${shown})`, rows: below.slice(0, 12)};

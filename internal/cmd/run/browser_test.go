@@ -31,11 +31,11 @@ const artifactsEnv = "SEARCHBENCH_ARTIFACTS"
 // failing cases, a failing case with a byte diff opens on its checks, its
 // diff and its trace (model requests, search calls); at 1280 px nothing of
 // the overview overlaps, at 420 px nothing scrolls sideways and ids wrap
-// only at separators; a case of five samples shows "4/5" and every sample;
-// the page declares a strict Content-Security-Policy; a planted
-// javascript: address is not a link. It saves screenshots of the overview
-// and of those cases; with -update it also refreshes the README's copies
-// under docs/screenshots/.
+// only at separators; a sampled case shows how many samples passed ("6/10")
+// and every sample; the page declares a strict Content-Security-Policy; a
+// planted javascript: address is not a link. It saves screenshots of the
+// overview and of those cases; with -update it also refreshes the README's
+// copies under docs/screenshots/.
 func TestReportInBrowser(t *testing.T) {
 	// Debian's package installs chromium; other systems name it
 	// otherwise, and SEARCHBENCH_CHROMIUM may point at any build.

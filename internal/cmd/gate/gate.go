@@ -347,7 +347,10 @@ func Publish(src report.Source, traces string, v *report.Gate, targets []Target,
 			{outs.Markdown, func(w io.Writer) (report.Writer, error) { return report.NewMarkdown(w, text), nil }},
 			{outs.JUnit, func(w io.Writer) (report.Writer, error) { return report.NewJUnit(w), nil }},
 			{outs.HTML, func(w io.Writer) (report.Writer, error) {
-				return report.NewHTML(w, report.HTMLOptions{Name: htmlName(outs.JSON), Traces: traceSrc})
+				// The page names the report where it will be, not the
+				// temporary folder it is written in: two runs of the same
+				// inputs write the same page.
+				return report.NewHTML(w, report.HTMLOptions{Name: htmlName(t.Outs.JSON), Traces: traceSrc})
 			}},
 		} {
 			if o.path == "" {

@@ -549,3 +549,42 @@ func TestCacheGivesByteIdenticalReports(t *testing.T) {
 		}
 	}
 }
+
+// TestTwoRunsWriteTheSamePage: two identical runs into the default --out
+// write byte-identical report.html files, and the page names the report
+// where it ends up (reports/latest/report.json), never the temporary folder
+// it was written in.
+func TestTwoRunsWriteTheSamePage(t *testing.T) {
+	repo, err := filepath.Abs(filepath.Join("..", "..", ".."))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Chdir(t.TempDir())
+	var pages []string
+	for i := range 2 {
+		io, _, stderr := cmdutil.Test("")
+		args := []string{"run", "--quiet", "--runs", "", "--filter", "dataset:routing", "--datasets", filepath.Join(repo, "datasets"),
+			"--cassettes", filepath.Join(repo, "cassettes"), "--prompts", filepath.Join(repo, "prompts"),
+			"--config", filepath.Join(repo, "config", "executor.yaml")}
+		if code := root.Main(context.Background(), args, io); code != cmdutil.ExitOK {
+			t.Fatalf("run %d: exit %d\n%s", i+1, code, stderr)
+		}
+		b, err := os.ReadFile(filepath.Join("reports", "latest", "report.html"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		pages = append(pages, string(b))
+	}
+	if pages[0] != pages[1] {
+		a, b := pages[0], pages[1]
+		i := 0
+		for i < len(a) && i < len(b) && a[i] == b[i] {
+			i++
+		}
+		t.Errorf("two identical runs wrote different pages; first difference at byte %d: %q vs %q",
+			i, a[max(0, i-40):min(len(a), i+40)], b[max(0, i-40):min(len(b), i+40)])
+	}
+	if !strings.Contains(pages[0], `"name":"reports/latest/report.json"`) || strings.Contains(pages[0], ".tmp") {
+		t.Errorf("the page does not name reports/latest/report.json, or names a temporary folder: %q", regexp.MustCompile(`"name":"[^"]*report.json"`).FindString(pages[0]))
+	}
+}

@@ -37,6 +37,7 @@ type Unfinished struct {
 	Backend     string  `json:"backend,omitempty"`
 	Policy      string  `json:"policy,omitempty"`
 	Samples     int     `json:"samples,omitempty"`
+	Seed        int64   `json:"seed,omitempty"`
 	SpentUSD    float64 `json:"spent_usd,omitempty"`
 	SpentTokens int     `json:"spent_tokens,omitempty"`
 }
@@ -83,15 +84,16 @@ func (m *Manifest) indexPending() {
 }
 
 // begin marks keys unfinished: a recording of them starts, from backend
-// (and simulator policy) with samples (0: as recorded.json lists).
-func (m *Manifest) begin(keys []string, backend, policy string, samples int) {
+// (and simulator policy) with samples (0: as recorded.json lists) drawn
+// from seed.
+func (m *Manifest) begin(keys []string, backend, policy string, samples int, seed int64) {
 	if len(keys) == 0 {
 		return
 	}
 	if m.Unfinished == nil {
 		m.Unfinished = &Unfinished{}
 	}
-	m.Unfinished.Backend, m.Unfinished.Policy, m.Unfinished.Samples = backend, "", samples
+	m.Unfinished.Backend, m.Unfinished.Policy, m.Unfinished.Samples, m.Unfinished.Seed = backend, "", samples, seed
 	if backend == BackendSim {
 		m.Unfinished.Policy = policy
 	}

@@ -46,6 +46,9 @@ type RecordOptions struct {
 	// many as recorded.json lists for the case (one for a new case), so a
 	// re-recording keeps a shelf's samples.
 	Samples int
+	// Seed is the base seed of every sample's draws (record --seed;
+	// SampleSeed); 0 keeps the default draws.
+	Seed int64
 	// Getenv supplies keys (live), base URLs and the model name.
 	Getenv func(string) string
 	// Jitter is the retry policy's jitter in a simulator recording (nil:
@@ -254,7 +257,7 @@ func Record(ctx context.Context, items []Item, opts RecordOptions) error {
 	// that whatever stops this recording (kill -9, a full disk, SIGINT, the
 	// budget, a failed case), replay refuses the cases it did not finish
 	// and record --stale records exactly those.
-	manifest.begin(keys, opts.Backend, opts.Policy, opts.Samples)
+	manifest.begin(keys, opts.Backend, opts.Policy, opts.Samples, opts.Seed)
 	if err := shelf.commit(manifest); err != nil {
 		err = fmt.Errorf("saving %s before recording: %w", shelf.ManifestPath(), err)
 		if diskError(err) {
@@ -461,6 +464,7 @@ func (o *RecordOptions) recordOne(ctx context.Context, shelf Shelf, c *dataset.C
 		o.Used(c, u)
 	}
 	e := entryOf(o.Variant, o.Backend, o.Policy, sessions, sums)
+	e.Seed = o.Seed
 	if o.Backend == BackendLive {
 		e.Model, e.BaseURLs = o.liveSource()
 	}
@@ -556,7 +560,7 @@ func (o *RecordOptions) recordSample(ctx context.Context, shelf Shelf, c *datase
 	if c.Mode != "" {
 		mode = c.Mode
 	}
-	a, err := orchestrator.New(clients, orchestrator.Options{Prompts: o.Variant, Mode: mode, Repair: o.Repair || c.Repair, Seed: SampleSeed(k)})
+	a, err := orchestrator.New(clients, orchestrator.Options{Prompts: o.Variant, Mode: mode, Repair: o.Repair || c.Repair, Seed: SampleSeed(o.Seed, k)})
 	if err != nil {
 		rec.Discard()
 		return nil, nil, err

@@ -189,6 +189,9 @@ type Metric struct {
 	Den int     `json:"den,omitempty"`
 	Lo  float64 `json:"ci_low,omitempty"`
 	Hi  float64 `json:"ci_high,omitempty"`
+	// Cases is set when the interval counts cases rather than the Den
+	// samples (a sampled run: the samples of a case are not independent).
+	Cases int `json:"cases,omitempty"`
 	// Paired is true when the metric is the pass rate of per-case outcomes
 	// of the same name, so two runs can be compared case by case.
 	Paired bool `json:"paired,omitempty"`

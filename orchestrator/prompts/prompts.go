@@ -13,6 +13,8 @@
 //	phase2.md      system prompt of Phase 2 (tools offered)
 //	structured.md  appended to phase2.md in structured output mode
 //	decline.md     system prompt after the user declined a search
+//	consent.md     system prompt of the model fallback that reads a consent
+//	               reply the rules leave to it (orchestrator/consent)
 //	tools.json     the function tools offered in Phase 2 (OpenAI tools array)
 //	variant.yaml   settings: model, reasoning_effort, temperature,
 //	               max_completion_tokens, mode, always_on_search
@@ -58,12 +60,13 @@ const (
 	Phase2File     = "phase2.md"
 	StructuredFile = "structured.md"
 	DeclineFile    = "decline.md"
+	ConsentFile    = "consent.md"
 	ToolsFile      = "tools.json"
 	SettingsFile   = "variant.yaml"
 )
 
 // Files lists every file a variant may hold, in the order hashes list them.
-var Files = []string{Phase1File, Phase2File, StructuredFile, DeclineFile, ToolsFile, SettingsFile}
+var Files = []string{Phase1File, Phase2File, StructuredFile, DeclineFile, ToolsFile, SettingsFile, ConsentFile}
 
 // Output modes a variant may set (the orchestrator's trace.ModeModel and
 // trace.ModeStructured; repeated here to keep this package a leaf).
@@ -80,6 +83,8 @@ type Set struct {
 	Structured string
 	Decline    string
 	Tools      json.RawMessage // compact JSON array
+	// Consent is the system prompt of a consent classification request.
+	Consent string
 }
 
 // Phase2System returns the Phase 2 system prompt for an output mode.
@@ -322,6 +327,7 @@ func load(dir, name string, base *Variant) (*Variant, error) {
 		Structured: text(StructuredFile),
 		Decline:    text(DeclineFile),
 		Tools:      json.RawMessage(text(ToolsFile)),
+		Consent:    text(ConsentFile),
 	}
 	h := sha256.New()
 	for _, file := range Files {
@@ -341,6 +347,8 @@ func (v *Variant) text(file string) string {
 		return v.Prompts.Structured
 	case DeclineFile:
 		return v.Prompts.Decline
+	case ConsentFile:
+		return v.Prompts.Consent
 	case ToolsFile:
 		return string(v.Prompts.Tools)
 	}

@@ -37,6 +37,9 @@ func resumeCommand(opts *Options, v *prompts.Variant, mode, policy string) strin
 	if opts.Samples > 0 {
 		args = append(args, "--samples", fmt.Sprint(opts.Samples))
 	}
+	if opts.Seed != 0 {
+		args = append(args, "--seed", fmt.Sprint(opts.Seed))
+	}
 	if opts.Strict {
 		args = append(args, "--strict")
 	}

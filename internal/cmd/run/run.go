@@ -322,7 +322,7 @@ func runRun(ctx context.Context, opts *Options) error {
 	}
 	var terminal bytes.Buffer
 	var also []report.Writer
-	if !opts.Quiet {
+	if !opts.Quiet || verdict == nil {
 		also = append(also, report.NewTerminal(&terminal, terminalOptions(opts, text, outs)))
 	}
 	if err := cmdgate.Publish(src, traceSpill.Name(), verdict, targets, set, also...); err != nil {
@@ -333,12 +333,21 @@ func runRun(ctx context.Context, opts *Options) error {
 			return err
 		}
 	}
-	if !opts.Quiet {
+	switch {
+	case !opts.Quiet:
 		if _, err := terminal.WriteTo(opts.IO.Out); err != nil {
 			return cmdutil.Infra(err)
 		}
-	} else if verdict != nil {
-		if err := cmdgate.Print(opts.IO.Out, verdict, opts.IO.Width(opts.Wide)); err != nil {
+	case verdict != nil:
+		// One verdict line on a pass; the violations and the line on a
+		// failure (the notes are in the report).
+		if err := cmdgate.PrintQuiet(opts.IO.Out, verdict, opts.IO.Width(opts.Wide)); err != nil {
+			return cmdutil.Infra(err)
+		}
+	default:
+		// Ungated: the summary's first line, the counts.
+		first, _, _ := strings.Cut(terminal.String(), "\n\n")
+		if _, err := fmt.Fprintln(opts.IO.Out, first); err != nil {
 			return cmdutil.Infra(err)
 		}
 	}
@@ -529,10 +538,10 @@ func (u *unplayable) summary(opts *Options, v *prompts.Variant, mode string, of 
 // other a --filter on the case.
 func rerecord(opts *Options, v *prompts.Variant, mode string, c *dataset.Case, chk evalrun.Check) string {
 	backend, policy := chk.Entry.Backend, chk.Entry.Policy
-	samples := 0
+	samples, seed := 0, int64(0)
 	if u := chk.Unfinished; chk.Status == evalrun.StatusUnfinished && u != nil && u.Backend != "" {
 		// Finished as the recording that left it was recording it.
-		backend, policy, samples = u.Backend, u.Policy, u.Samples
+		backend, policy, samples, seed = u.Backend, u.Policy, u.Samples, u.Seed
 	}
 	if backend == "" {
 		backend = evalrun.BackendLive
@@ -554,6 +563,9 @@ func rerecord(opts *Options, v *prompts.Variant, mode string, c *dataset.Case, c
 	}
 	if samples > 0 {
 		args = append(args, "--samples", fmt.Sprint(samples))
+	}
+	if seed != 0 {
+		args = append(args, "--seed", fmt.Sprint(seed))
 	}
 	if chk.Status == evalrun.StatusStale || chk.Status == evalrun.StatusUnfinished {
 		args = append(args, "--stale")

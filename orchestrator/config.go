@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"sync"
 
+	"github.com/searchbench/searchbench/lib/secret"
 	"github.com/searchbench/searchbench/orchestrator/answer"
 	"github.com/searchbench/searchbench/orchestrator/httpx"
 	"github.com/searchbench/searchbench/orchestrator/llm"
@@ -94,6 +95,9 @@ func ClientsFromEnv(getenv func(string) string, rt http.RoundTripper, p httpx.Po
 		return Clients{}, err
 	}
 	lc.Transport, tc.Transport, ec.Transport = rt, rt, rt
+	// Every key and base URL credential is scrubbed from every call's
+	// error text before it is cut, whichever provider echoed it.
+	p.Secrets = p.Secrets.With(secret.FromEnv(getenv).Values()...)
 	lc.Retry, tc.Retry, ec.Retry = p, p, p
 	return NewClients(lc, tc, ec)
 }

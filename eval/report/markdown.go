@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/searchbench/searchbench/eval/score"
+	"github.com/searchbench/searchbench/lib/visible"
 )
 
 // MaxMarkdown bounds report.md, under GitHub's 65,536-character limit for
@@ -149,7 +150,7 @@ func (t *textWriter) endMarkdown(s Summary) error {
 			if f.Check == errorCheck {
 				label, lang = "Error", "text"
 			}
-			d := strings.TrimRight(f.Diff, "\n")
+			d := visible.String(strings.TrimRight(f.Diff, "\n"))
 			fence := fenceFor(d)
 			parts = append(parts, mdSection{summary: fmt.Sprintf("%s: %s — %s", label, htmlEscape(f.Case), htmlEscape(f.Check)),
 				body: fmt.Sprintf("%s%s\n%s\n%s\n", fence, lang, d, fence)})

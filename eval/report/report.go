@@ -77,6 +77,9 @@ type Unplayable struct {
 	// (a sample's file included).
 	Stale   int `json:"stale"`
 	Missing int `json:"missing"`
+	// Unfinished ones belong to a recording that selected them and did
+	// not finish them (killed, out of disk, interrupted).
+	Unfinished int `json:"unfinished,omitempty"`
 	// Of is how many cases the run selected (0 in a merged report: the
 	// shards without such cassettes say nothing).
 	Of      int      `json:"of"`
@@ -96,6 +99,7 @@ const MaxUnplayableCases = 10
 func (u *Unplayable) Add(o *Unplayable) {
 	u.Stale += o.Stale
 	u.Missing += o.Missing
+	u.Unfinished += o.Unfinished
 	u.Of = 0
 	for _, f := range o.Changed {
 		if !slices.Contains(u.Changed, f) {
@@ -127,6 +131,9 @@ func (u *Unplayable) What() string {
 	}
 	if u.Missing > 0 {
 		what = append(what, fmt.Sprintf("%d missing", u.Missing))
+	}
+	if u.Unfinished > 0 {
+		what = append(what, fmt.Sprintf("%d left unfinished by a recording", u.Unfinished))
 	}
 	of := ""
 	if u.Of > 0 {

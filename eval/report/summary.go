@@ -10,6 +10,7 @@ import (
 
 	"github.com/searchbench/searchbench/eval/score"
 	"github.com/searchbench/searchbench/eval/stats"
+	"github.com/searchbench/searchbench/lib/visible"
 )
 
 // maxHeadline bounds the headline of an ungated run.
@@ -51,7 +52,7 @@ func (t *textWriter) width() int {
 // cut shortens s to n display columns with "…" (n ≤ 0: no limit). Line
 // breaks become spaces: a summary row is one line.
 func cut(s string, n int) string {
-	s = strings.Join(strings.Fields(s), " ")
+	s = visible.String(strings.Join(strings.Fields(s), " "))
 	if n <= 0 || runewidth.StringWidth(s) <= n {
 		return s
 	}
@@ -73,7 +74,7 @@ func (t *textWriter) endSummary(s Summary) error {
 		if f.Check == errorCheck {
 			t.blank()
 			// Not cut or wrapped: it holds the command to copy.
-			t.printf("Error: %s\n%s\n", f.Case, strings.TrimRight(f.Diff, "\n"))
+			t.printf("Error: %s\n%s\n", f.Case, visible.String(strings.TrimRight(f.Diff, "\n")))
 		}
 	}
 	t.pointers()

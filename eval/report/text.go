@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"net/url"
+	"regexp"
 	"slices"
 	"strings"
 	"unicode/utf8"
@@ -12,6 +13,8 @@ import (
 	"github.com/olekukonko/tablewriter"
 	"github.com/olekukonko/tablewriter/renderer"
 	"github.com/olekukonko/tablewriter/tw"
+
+	"github.com/searchbench/searchbench/lib/visible"
 )
 
 // DefaultMaxFailures is how many failing checks the text reports show.
@@ -496,13 +499,13 @@ func (t *textWriter) diffs() {
 			label, lang = "Error", "text"
 		}
 		if t.markdown {
-			d := strings.TrimRight(f.Diff, "\n")
+			d := visible.String(strings.TrimRight(f.Diff, "\n"))
 			fence := fenceFor(d)
 			t.printf("<details><summary>%s — %s</summary>\n\n%s%s\n%s\n%s\n\n</details>\n",
 				htmlEscape(f.Case), htmlEscape(f.Check), fence, lang, d, fence)
 			continue
 		}
-		t.printf("%s: %s — %s\n%s\n", label, f.Case, f.Check, strings.TrimRight(f.Diff, "\n"))
+		t.printf("%s: %s — %s\n%s\n", label, f.Case, f.Check, visible.String(strings.TrimRight(f.Diff, "\n")))
 	}
 }
 
@@ -514,19 +517,45 @@ func mapCells(cells []string, f func(string) string) []string {
 	return out
 }
 
-// escapeMarkdown makes s safe in a Markdown table cell or list item: pipes
-// and backslashes escaped, line breaks shown as <br>, HTML neutralised.
+// markdownEscaper escapes what Markdown would read as markup: pipes and
+// backslashes, emphasis, code and links; line breaks become <br>, and HTML
+// is neutralised.
 var markdownEscaper = strings.NewReplacer(
 	`\`, `\\`, "|", `\|`, "<", "&lt;", ">", "&gt;", "&", "&amp;",
 	"*", `\*`, "_", `\_`, "`", "\\`", "[", `\[`, "]", `\]`,
 	"\r\n", "<br>", "\n", "<br>", "\r", "<br>",
 )
 
-func escapeMarkdown(s string) string { return markdownEscaper.Replace(s) }
+// escapeMarkdown makes s safe in a Markdown table cell or list item. Text
+// from outside (model output, web content, case ids) is made inert first: control and bidi characters become visible escapes
+// (lib/visible), and @mentions and issue references (#12, owner/repo#12)
+// become code spans, so a comment quoting a page never notifies a user or
+// cross-links another repository's issue.
+func escapeMarkdown(s string) string {
+	s = visible.String(s)
+	ms := mentionRef.FindAllStringSubmatchIndex(s, -1)
+	if ms == nil {
+		return markdownEscaper.Replace(s)
+	}
+	var b strings.Builder
+	last := 0
+	for _, m := range ms {
+		lo, hi := m[2], m[3] // the mention or reference, without the byte before it
+		b.WriteString(markdownEscaper.Replace(s[last:lo]))
+		b.WriteString("`" + s[lo:hi] + "`")
+		last = hi
+	}
+	b.WriteString(markdownEscaper.Replace(s[last:]))
+	return b.String()
+}
+
+// mentionRef finds what GitHub links in a comment: @user, @org/team,
+// #123, GH-123 and owner/repo#123, where they start a word.
+var mentionRef = regexp.MustCompile(`(?:^|[^\w/@#.` + "`" + `-])(@[A-Za-z0-9][A-Za-z0-9-]*(?:/[\w.-]+)?|(?:[A-Za-z0-9][\w.-]*/[\w.-]+)?#[0-9]+|GH-[0-9]+)\b`)
 
 var htmlEscaper = strings.NewReplacer("<", "&lt;", ">", "&gt;", "&", "&amp;")
 
-func htmlEscape(s string) string { return htmlEscaper.Replace(s) }
+func htmlEscape(s string) string { return htmlEscaper.Replace(visible.String(s)) }
 
 // fenceFor returns a code fence longer than any run of backticks in s, so
 // a diff of a message with ```json in it cannot close its block early.

@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/searchbench/searchbench/eval/dataset"
@@ -72,6 +73,56 @@ type RecordOptions struct {
 	// Used, if set, is told what a case that ran to the end used (every
 	// sample), before Done.
 	Used func(c *dataset.Case, u price.Usage)
+	// FailedSearch, if set, is told of each live case saved although a
+	// search failed during its recording (a provider's 432, a 503 until
+	// the retries ran out): the cassette holds the provider's error as the
+	// model saw it, and a replay scores the model's answer to it. searches
+	// are the failures, one line each.
+	FailedSearch func(c *dataset.Case, searches []string)
+	// Strict refuses to save a live case a search failed in: the case
+	// fails with a *FailedSearchError and keeps its previous cassette.
+	Strict bool
+	// Cost, if set, says what a case that ended (recorded or failed)
+	// spent, as the budget counts it; the journal keeps it, so that the
+	// next recording of the unfinished cases (record --stale) counts it
+	// (Manifest.Unfinished).
+	Cost func(c *dataset.Case) (usd float64, tokens int)
+	// Saved, if set, is told of each case whose cassettes and description
+	// are on disk, with the number of its cassettes.
+	Saved func(c *dataset.Case, cassettes int)
+}
+
+// FailedSearchError refuses a live recording in which a search failed
+// (record --strict).
+type FailedSearchError struct {
+	Case     string
+	Searches []string
+}
+
+func (e *FailedSearchError) Error() string {
+	return fmt.Sprintf("case %s: not saved (--strict): %d search(es) failed during the recording, first: %s",
+		e.Case, len(e.Searches), e.Searches[0])
+}
+
+// failedSearches lists the searches that failed in sessions, one line
+// each: "sample 2, turn 1: tavily search \"q\": tavily /search: HTTP 432: …".
+func failedSearches(sessions []*trace.Session) []string {
+	var out []string
+	for k, s := range sessions {
+		for i, t := range s.Turns {
+			for _, call := range t.ToolCalls {
+				if call.Status != trace.CallError {
+					continue
+				}
+				where := fmt.Sprintf("turn %d: ", i+1)
+				if len(sessions) > 1 {
+					where = fmt.Sprintf("sample %d, %s", k+1, where)
+				}
+				out = append(out, where+call.Error)
+			}
+		}
+	}
+	return out
 }
 
 // LiveError refuses a simulator recording that would replace cassettes
@@ -182,6 +233,9 @@ func Record(ctx context.Context, items []Item, opts RecordOptions) error {
 	if len(live.Cases) > 0 {
 		return live
 	}
+	if len(traffic) == 0 {
+		return nil
+	}
 	n := opts.Parallel
 	if n <= 0 {
 		n = 4
@@ -189,42 +243,108 @@ func Record(ctx context.Context, items []Item, opts RecordOptions) error {
 	// Each case's number of samples, read before the workers start: the
 	// manifest is written as cases finish.
 	samples := map[string]int{}
+	keys := make([]string, 0, len(traffic))
 	for _, it := range traffic {
 		k := opts.Samples
 		if k <= 0 {
 			k = manifest.Cases[it.Case.Key()].SampleCount()
 		}
 		samples[it.Case.Key()] = k
+		keys = append(keys, it.Case.Key())
 	}
-	type result struct {
-		key   string
-		entry Entry
-		err   error
+	// Every selected case is unfinished until its cassettes and their
+	// description are on disk: written down before the first request, so
+	// that whatever stops this recording (kill -9, a full disk, SIGINT, the
+	// budget, a failed case), replay refuses the cases it did not finish
+	// and record --stale records exactly those.
+	manifest.begin(keys, opts.Backend, opts.Policy, opts.Samples, opts.Seed)
+	if err := shelf.commit(manifest); err != nil {
+		err = fmt.Errorf("saving %s before recording: %w", shelf.ManifestPath(), err)
+		if diskError(err) {
+			err = &DiskError{Err: err}
+		}
+		return err
 	}
-	var errs []error
-	recorded := 0
+	j, err := shelf.openJournal()
+	if err != nil {
+		if diskError(err) {
+			err = &DiskError{Err: err}
+		}
+		return err
+	}
+	defer j.close()
+
+	var (
+		mu      sync.Mutex
+		errs    []error
+		stopped error // the disk's refusal that stops the recording
+	)
+	// note journals a case that ended and its spend: as it ends, not in
+	// selection order, so a kill loses no finished case.
+	note := func(c *dataset.Case, e *Entry, cassettes int) error {
+		l := journalLine{Case: c.Key(), Entry: e}
+		if opts.Cost != nil {
+			l.USD, l.Tokens = opts.Cost(c)
+		}
+		mu.Lock()
+		defer mu.Unlock()
+		if err := j.append(l); err != nil {
+			if diskError(err) && stopped == nil {
+				stopped = &DiskError{Err: err}
+			}
+			return err
+		}
+		manifest.apply(l)
+		if e != nil && opts.Saved != nil {
+			opts.Saved(c, cassettes)
+		}
+		return nil
+	}
 	seq := Slice(traffic).All()
 	if opts.Admit != nil {
 		seq = admitted(seq, opts.Admit)
 	}
-	err = ordered(ctx, seq, n, func(ctx context.Context, it Item) result {
-		e, err := opts.recordOne(ctx, shelf, it.Case, samples[it.Case.Key()])
-		return result{it.Case.Key(), e, err}
-	}, func(r result) error {
-		if r.err != nil {
-			errs = append(errs, r.err)
-			return nil
+	halted := func() bool {
+		mu.Lock()
+		defer mu.Unlock()
+		return stopped != nil
+	}
+	seq = admitted(seq, func(*dataset.Case) bool { return !halted() })
+	err = ordered(ctx, seq, n, func(ctx context.Context, it Item) error {
+		if halted() {
+			return nil // dispatched before the disk refused: not started
 		}
-		manifest.Cases[r.key] = r.entry
-		recorded++
+		e, err := opts.recordOne(ctx, shelf, it.Case, samples[it.Case.Key()])
+		if err != nil {
+			if diskError(err) {
+				err = &DiskError{Err: err}
+				mu.Lock()
+				if stopped == nil {
+					stopped = err
+				}
+				mu.Unlock()
+			}
+			note(it.Case, nil, 0) // its spend; the case stays unfinished
+			return err
+		}
+		if err := note(it.Case, &e, e.SampleCount()); err != nil {
+			err = fmt.Errorf("case %s: its cassettes are written, but not noted: %w", it.Case.Key(), err)
+			if diskError(err) {
+				err = &DiskError{Err: err}
+			}
+			return err
+		}
+		return nil
+	}, func(err error) error {
+		if err != nil {
+			errs = append(errs, err)
+		}
 		return nil
 	})
-	// The cassettes saved so far are on disk whatever happened after: their
-	// entries must be too.
-	if recorded > 0 {
-		if serr := shelf.Save(manifest); serr != nil {
-			errs = append(errs, fmt.Errorf("saving %s: %w", shelf.ManifestPath(), serr))
-		}
+	// The journal holds every case that ended; recorded.json takes them in
+	// now (a journal left by a failure here is read with it next time).
+	if cerr := shelf.commit(manifest); cerr != nil {
+		errs = append(errs, fmt.Errorf("saving %s (its journal %s keeps what it could not take in): %w", shelf.ManifestPath(), JournalName, cerr))
 	}
 	if err != nil {
 		return errors.Join(append([]error{err}, errs...)...)
@@ -307,6 +427,12 @@ func (o *RecordOptions) recordOne(ctx context.Context, shelf Shelf, c *dataset.C
 		recs = append(recs, rec)
 		sessions = append(sessions, sess)
 	}
+	var failed []string
+	if o.Backend == BackendLive {
+		if failed = failedSearches(sessions); len(failed) > 0 && o.Strict {
+			return Entry{}, &FailedSearchError{Case: c.Key(), Searches: failed}
+		}
+	}
 	sums := make([]string, 0, len(recs))
 	for i, rec := range recs {
 		if err := rec.Save(); err != nil {
@@ -341,6 +467,9 @@ func (o *RecordOptions) recordOne(ctx context.Context, shelf Shelf, c *dataset.C
 	e.Seed = o.Seed
 	if o.Backend == BackendLive {
 		e.Model, e.BaseURLs = o.liveSource()
+	}
+	if len(failed) > 0 && o.FailedSearch != nil {
+		o.FailedSearch(c, failed)
 	}
 	return e, nil
 }
@@ -387,6 +516,9 @@ func (o *RecordOptions) recordSample(ctx context.Context, shelf Shelf, c *datase
 		}
 		ropts.Real = vcr.Redirect(u, http.DefaultTransport)
 		ropts.Deterministic = true
+		// The simulator's failures are its policy's script, the behaviour
+		// under test: a retried one stays in the cassette.
+		ropts.KeepRetried = true
 		policy.Sleep = httpx.NoSleep
 		policy.Jitter = func() float64 { return 0 }
 		if o.Jitter != nil {

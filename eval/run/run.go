@@ -20,6 +20,7 @@ import (
 	"os"
 	"runtime"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -33,6 +34,7 @@ import (
 	"github.com/searchbench/searchbench/orchestrator/answer"
 	"github.com/searchbench/searchbench/orchestrator/executor"
 	"github.com/searchbench/searchbench/orchestrator/httpx"
+	"github.com/searchbench/searchbench/orchestrator/llm"
 	"github.com/searchbench/searchbench/orchestrator/prompts"
 	"github.com/searchbench/searchbench/orchestrator/trace"
 )
@@ -386,6 +388,7 @@ func (o *Options) replayTraffic(ctx context.Context, in *score.Input, k int) (*t
 		ropts.Sum = chk.Entry.Sum(k)
 	}
 	ropts.Services = replayServices(o.bases, chk.Entry.BaseURLs)
+	ropts.Bases, ropts.Explain = o.bases, o.explain
 	if o.Rerecord != nil {
 		ropts.Rerecord = o.Rerecord(c, chk)
 	}
@@ -394,6 +397,8 @@ func (o *Options) replayTraffic(ctx context.Context, in *score.Input, k int) (*t
 		return nil, &StaleError{Case: c.Key(), Path: path, Changed: chk.Changed, Then: chk.Entry.VariantHash, Now: o.Variant.Hash, Hint: ropts.Rerecord}
 	case StatusUnlisted:
 		return nil, &UnlistedError{Case: c.Key(), Path: path, Hint: ropts.Rerecord}
+	case StatusUnfinished:
+		return nil, &UnfinishedError{Case: c.Key(), Path: path, Hint: ropts.Rerecord}
 	}
 	rp, err := vcr.OpenReplayWith(path, ropts)
 	if err != nil {
@@ -405,6 +410,14 @@ func (o *Options) replayTraffic(ctx context.Context, in *score.Input, k int) (*t
 		return nil, err
 	}
 	sess, err := Execute(ctx, c, a)
+	if first := rp.FirstMiss(); first != nil && ctx.Err() == nil {
+		// A search that missed read as a failed search to the model, and
+		// whatever failed after follows from it: the first miss is the
+		// case's error.
+		if err == nil || !errors.Is(err, error(first)) {
+			return sess, fmt.Errorf("%w (the first request of the case that matched nothing)", first)
+		}
+	}
 	if err != nil {
 		// A miss names its cassette already; any other failure (a recorded
 		// body the client cannot decode) is located here.
@@ -415,13 +428,74 @@ func (o *Options) replayTraffic(ctx context.Context, in *score.Input, k int) (*t
 		return sess, err
 	}
 	if unused := rp.Unused(); len(unused) > 0 {
-		err := fmt.Errorf("cassette %s: %d recorded interaction(s) %v were never requested: the code now makes fewer requests than were recorded", path, len(unused), unused)
+		err := fmt.Errorf("cassette %s: %d recorded interaction(s) %s were never requested: the code now makes fewer requests than were recorded", path, len(unused), listIDs(unused, maxIDs))
 		if ropts.Rerecord != "" {
 			err = fmt.Errorf("%w; re-record with: %s", err, ropts.Rerecord)
 		}
 		return sess, err
 	}
 	return sess, nil
+}
+
+// explain is the sentence a miss leads with when only the environment
+// separates it from the recording: the variable to set, and its value.
+func (o *Options) explain(m vcr.Mismatch) string {
+	getenv := o.Getenv
+	if getenv == nil {
+		getenv = func(string) string { return "" }
+	}
+	if m.Model {
+		if o.Variant.Settings.Model != "" {
+			return fmt.Sprintf("the cassette was recorded asking for model %s, and the variant's %s sets model: %s", m.Recorded, prompts.SettingsFile, m.Live)
+		}
+		now := "unset, so " + llm.DefaultModel
+		if v := strings.TrimSpace(getenv(llm.EnvModel)); v != "" {
+			now = cmdutilQuote(v)
+		}
+		return fmt.Sprintf("the cassette was recorded asking for model %s, and this replay asks for %s (%s is %s): set %s=%s; nothing needs re-recording",
+			m.Recorded, m.Live, llm.EnvModel, now, llm.EnvModel, cmdutilQuote(m.Recorded))
+	}
+	for _, s := range serviceEnv {
+		if s.name == m.Service {
+			return fmt.Sprintf("the cassette was recorded through %s, a %s base URL this replay does not know (recorded.json names none): set %s=%s; nothing needs re-recording",
+				m.Recorded, m.Service, s.env, cmdutilQuote(m.Recorded))
+		}
+	}
+	return ""
+}
+
+// cmdutilQuote quotes s for a POSIX shell when it needs it.
+func cmdutilQuote(s string) string {
+	if s != "" && strings.IndexFunc(s, func(r rune) bool {
+		return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("-_./:@%+=,", r))
+	}) < 0 {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
+
+// maxIDs is how many interaction numbers an error lists before it counts
+// the rest: a cassette of 100,000 interactions must not make a
+// 100,000-number line.
+const maxIDs = 10
+
+// listIDs renders ids as "[3 4 5]", the first max of them, then "and N
+// more".
+func listIDs(ids []int, max int) string {
+	var b strings.Builder
+	b.WriteByte('[')
+	for i, id := range ids {
+		if i == max {
+			fmt.Fprintf(&b, " and %d more", len(ids)-max)
+			break
+		}
+		if i > 0 {
+			b.WriteByte(' ')
+		}
+		b.WriteString(strconv.Itoa(id))
+	}
+	b.WriteByte(']')
+	return b.String()
 }
 
 // assistant builds the case's assistant with clients sending through rt.

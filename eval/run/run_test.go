@@ -287,3 +287,19 @@ func TestShippedCassettesReplayInEveryMode(t *testing.T) {
 		}
 	}
 }
+
+// TestUnusedListIsCapped: a cassette of 100,000 interactions never requested
+// names the first few and counts the rest, on one short line.
+func TestUnusedListIsCapped(t *testing.T) {
+	ids := make([]int, 100000)
+	for i := range ids {
+		ids[i] = i
+	}
+	got := listIDs(ids, maxIDs)
+	if want := "[0 1 2 3 4 5 6 7 8 9 and 99990 more]"; got != want {
+		t.Errorf("listIDs = %q, want %q", got, want)
+	}
+	if got, want := listIDs([]int{3, 7}, maxIDs), "[3 7]"; got != want {
+		t.Errorf("listIDs = %q, want %q", got, want)
+	}
+}

@@ -129,6 +129,12 @@ type Manifest struct {
 	Variant string           `json:"variant"`
 	Mode    string           `json:"mode"`
 	Cases   map[string]Entry `json:"cases"` // by case key, dataset/id; nil when compact
+	// Unfinished, when set, is the recording that has not finished every
+	// case it selected (see JournalName).
+	Unfinished *Unfinished `json:"unfinished,omitempty"`
+
+	pending    map[string]bool     // Unfinished's cases
+	pendingSum map[keySum]struct{} // the same, compact
 
 	// A compact manifest (LoadManifestCompact) is read-only: it keeps each
 	// distinct entry once, indexed by a hash of the case key.
@@ -228,18 +234,22 @@ func (s Shelf) loadManifest(compact bool) (*Manifest, error) {
 		m.index = map[keySum]uint32{}
 	}
 	f, err := os.Open(s.ManifestPath())
-	if errors.Is(err, fs.ErrNotExist) {
-		return m, nil
-	}
-	if err != nil {
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+	case err != nil:
 		return nil, err
+	default:
+		defer f.Close()
+		if err := decodeManifest(bufio.NewReaderSize(f, 64<<10), m); err != nil {
+			return nil, fmt.Errorf("%s: %v (delete it and re-record the shelf)", s.ManifestPath(), err)
+		}
+		if m.Cases == nil && m.index == nil {
+			m.Cases = map[string]Entry{}
+		}
 	}
-	defer f.Close()
-	if err := decodeManifest(bufio.NewReaderSize(f, 64<<10), m); err != nil {
-		return nil, fmt.Errorf("%s: %v (delete it and re-record the shelf)", s.ManifestPath(), err)
-	}
-	if m.Cases == nil && m.index == nil {
-		m.Cases = map[string]Entry{}
+	m.indexPending()
+	if err := s.applyJournal(m); err != nil {
+		return nil, err
 	}
 	return m, nil
 }
@@ -264,6 +274,8 @@ func decodeManifest(r io.Reader, m *Manifest) error {
 			err = dec.Decode(&m.Mode)
 		case strings.EqualFold(key, "cases"):
 			err = decodeEntries(dec, m)
+		case strings.EqualFold(key, "unfinished"):
+			err = dec.Decode(&m.Unfinished)
 		default:
 			var skip json.RawMessage
 			err = dec.Decode(&skip)
@@ -378,6 +390,10 @@ const (
 	StatusStale    = "stale"    // a file its requests used has changed since
 	StatusMissing  = "missing"  // no cassette
 	StatusUnlisted = "unlisted" // a cassette recorded.json does not know
+	// StatusUnfinished: a recording selected the case and has not
+	// recorded it since (killed, interrupted, out of disk or budget, or
+	// the case failed); its cassettes may be from before, or half replaced.
+	StatusUnfinished = "unfinished"
 )
 
 // Check is a cassette's status, with the files that changed when stale.
@@ -385,15 +401,22 @@ type Check struct {
 	Status  string
 	Changed []string
 	Entry   Entry
+	// Unfinished, for StatusUnfinished, is the recording that left the
+	// case unfinished: the backend, policy and samples that finish it.
+	Unfinished *Unfinished
 }
 
-// Check compares the cassette of c with v.
+// Check compares the cassette of c with v. A case whose recording did not
+// finish is unfinished whatever its cassettes, unless they are missing.
 func (m *Manifest) Check(s Shelf, v *prompts.Variant, c *dataset.Case) Check {
 	e, listed := m.Entry(c.Key())
 	for k := 1; k <= e.SampleCount(); k++ {
 		if _, err := os.Stat(s.SamplePath(c, k)); err != nil {
 			return Check{Status: StatusMissing, Entry: e}
 		}
+	}
+	if m.IsUnfinished(c.Key()) {
+		return Check{Status: StatusUnfinished, Entry: e, Unfinished: m.Unfinished}
 	}
 	if !listed {
 		return Check{Status: StatusUnlisted}
@@ -499,6 +522,22 @@ func (e *UnlistedError) Error() string {
 		filepath.ToSlash(e.Path), e.Case, ManifestName)
 	if e.Hint != "" {
 		s += "; re-record it with: " + e.Hint
+	}
+	return s
+}
+
+// UnfinishedError is the error of a case a recording selected and did not
+// finish: its cassettes may be those of before, or partly replaced.
+type UnfinishedError struct {
+	Case, Path, Hint string
+}
+
+func (e *UnfinishedError) Error() string {
+	s := fmt.Sprintf("cassette %s (case %s): the last recording into this shelf selected the case and did not finish it "+
+		"(interrupted, out of disk or budget, or the case failed), so its cassettes may be from before it or half replaced",
+		filepath.ToSlash(e.Path), e.Case)
+	if e.Hint != "" {
+		s += "; finish that recording with: " + e.Hint
 	}
 	return s
 }

@@ -5,6 +5,7 @@ import (
 	"sort"
 
 	"github.com/searchbench/searchbench/eval/vcr"
+	"github.com/searchbench/searchbench/lib/secret"
 	"github.com/searchbench/searchbench/orchestrator/httpx"
 	"github.com/searchbench/searchbench/orchestrator/llm"
 	"github.com/searchbench/searchbench/orchestrator/search"
@@ -43,7 +44,9 @@ func bareURL(raw string) string {
 		return ""
 	}
 	u.User, u.RawQuery, u.ForceQuery, u.Fragment, u.RawFragment = nil, "", false, "", ""
-	return u.String()
+	// A gateway may carry a key in its path: recorded.json and the
+	// reports show REDACTED there, as the cassettes' URLs do.
+	return secret.RedactURL(u.String())
 }
 
 // replayServices are the base URLs a case's requests are matched under:

@@ -37,6 +37,7 @@ var findingCategory = map[string]string{
 	"bullet.source_repeated":     catEnvelope,
 	"bullet.few_domains":         catEnvelope,
 	"field.line_break":           catEnvelope,
+	"field.control_char":         catEnvelope,
 	"source.id_duplicate":        catEnvelope,
 	"source.id_order":            catEnvelope,
 	"source.url_invalid":         catEnvelope,

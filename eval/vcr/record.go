@@ -11,6 +11,7 @@ import (
 	"net/url"
 	"os"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 
@@ -19,6 +20,8 @@ import (
 	"gopkg.in/dnaeon/go-vcr.v4/pkg/recorder"
 
 	"github.com/searchbench/searchbench/lib/fsutil"
+	"github.com/searchbench/searchbench/lib/secret"
+	"github.com/searchbench/searchbench/orchestrator/httpx"
 )
 
 // RecordOptions configures a recording.
@@ -54,6 +57,17 @@ type RecordOptions struct {
 	// cassette, such as an SDK's random idempotency key, which would make
 	// deterministic recordings differ. Headers never take part in matching.
 	DropHeaders []string
+
+	// KeepRetried keeps in the cassette the failed attempts of a call that
+	// the client retried until it succeeded (a 503, a 429, a body cut
+	// short, then a 200). Without it only the call's final answer is kept,
+	// as it is for a retried reset: a live provider's weather is not the
+	// model's behaviour, and a replay would otherwise see retries the
+	// recorded conversation never depended on. The simulator scripts its
+	// failures (the behaviour under test), so its recordings keep them.
+	// Attempts of a call that failed in the end are always kept: a replay
+	// makes them again.
+	KeepRetried bool
 }
 
 // Recording is an http.RoundTripper that sends requests on to the real
@@ -67,7 +81,16 @@ type Recording struct {
 	mu       sync.Mutex
 	finished bool
 	failures []failure // requests that failed and were not since sent again successfully
+
+	keepRetried bool
+	seq         int                                     // requests sent, numbering them for the capture hook
+	captured    map[int]*cassette.Interaction           // by request number, until RoundTrip files it
+	calls       map[*httpx.Call][]*cassette.Interaction // each client call's recorded attempts, in order
 }
+
+// seqHeader carries a request's number from RoundTrip to the capture hook,
+// which removes it; the transport below never sends it.
+const seqHeader = "X-Searchbench-Recording-Seq"
 
 // failure is a request that failed in transport: what it was (method, URL
 // and a hash of its body) and why.
@@ -114,9 +137,20 @@ func StartRecording(path string, opts RecordOptions) (*Recording, error) {
 	if volatile == nil {
 		volatile = DefaultVolatile
 	}
-	r := &Recording{path: path, secret: sc}
+	r := &Recording{path: path, secret: sc, keepRetried: opts.KeepRetried,
+		captured: map[int]*cassette.Interaction{}, calls: map[*httpx.Call][]*cassette.Interaction{}}
+	real = stripSeq{real}
 
 	capture := func(i *cassette.Interaction) error {
+		if v := i.Request.Headers.Get(seqHeader); v != "" {
+			i.Request.Headers = i.Request.Headers.Clone()
+			i.Request.Headers.Del(seqHeader)
+			if n, err := strconv.Atoi(v); err == nil {
+				r.mu.Lock()
+				r.captured[n] = i
+				r.mu.Unlock()
+			}
+		}
 		sc.learnHeaders(i.Request.Headers)
 		if body := []byte(i.Request.Body); len(body) > 0 {
 			c := canonical(body, volatile, sc.add)
@@ -196,7 +230,27 @@ func (r *Recording) RoundTrip(req *http.Request) (*http.Response, error) {
 		return nil, fmt.Errorf("recording %s: %s %s after Save or Discard", r.path, req.Method, redactURL(req.URL))
 	}
 	key := requestKey(req)
+	call, _ := httpx.CallOf(req.Context())
+	var seq int
+	if call != nil {
+		// Which call this attempt belongs to reaches the capture hook with
+		// the request's number, in a header nothing sends.
+		r.mu.Lock()
+		r.seq++
+		seq = r.seq
+		r.mu.Unlock()
+		req = req.Clone(req.Context())
+		req.Header.Set(seqHeader, strconv.Itoa(seq))
+	}
 	resp, err := r.rec.RoundTrip(req)
+	if call != nil {
+		r.mu.Lock()
+		if in, ok := r.captured[seq]; ok {
+			r.calls[call] = append(r.calls[call], in)
+			delete(r.captured, seq)
+		}
+		r.mu.Unlock()
+	}
 	if err != nil {
 		// The error text may quote the URL; scrub known secrets from it.
 		msg := r.secret.secrets().String(err.Error())
@@ -228,10 +282,32 @@ func (r *Recording) Save() error {
 		return fmt.Errorf("saving cassette %s: %d request(s) failed during recording and were not retried successfully, not saved; first: %s",
 			r.path, len(r.failures), r.failures[0].msg)
 	}
+	if !r.keepRetried {
+		// A call that succeeded keeps its answer only: the attempts it
+		// retried were the provider's, not the conversation's.
+		for call, ins := range r.calls {
+			if call.Succeeded() && len(ins) > 1 {
+				for _, in := range ins[:len(ins)-1] {
+					in.DiscardOnSave = true
+				}
+			}
+		}
+	}
 	if err := r.rec.Stop(); err != nil {
 		return fmt.Errorf("saving cassette %s: %w", r.path, err)
 	}
 	return nil
+}
+
+// stripSeq removes seqHeader before a request leaves the recorder.
+type stripSeq struct{ rt http.RoundTripper }
+
+func (s stripSeq) RoundTrip(req *http.Request) (*http.Response, error) {
+	if req.Header.Get(seqHeader) != "" {
+		req = req.Clone(req.Context())
+		req.Header.Del(seqHeader)
+	}
+	return s.rt.RoundTrip(req)
 }
 
 // Discard ends the recording without writing anything.
@@ -295,8 +371,8 @@ func (rd *redirect) RoundTrip(req *http.Request) (*http.Response, error) {
 	return rd.base.RoundTrip(out)
 }
 
-// redactURL renders u with the password of its userinfo and every query
-// value replaced, for cassettes, matching and error messages alike: a
+// redactURL renders u with the password of its userinfo, every query
+// value and every key-like path segment (secret.KeyLike) replaced, for cassettes, matching and error messages alike: a
 // gateway's ?token=, ?sig= or ?code= is as secret as an api_key, and the
 // clients' request URLs take their query strings from the base URLs alone.
 func redactURL(u *url.URL) string {
@@ -305,6 +381,10 @@ func redactURL(u *url.URL) string {
 	}
 	v := *u
 	changed := false
+	if p := redactPath(u.Path); p != u.Path {
+		v.Path, v.RawPath = p, ""
+		changed = true
+	}
 	if _, ok := u.User.Password(); ok {
 		v.User = url.UserPassword(u.User.Username(), Redacted)
 		changed = true
@@ -321,4 +401,23 @@ func redactURL(u *url.URL) string {
 		return u.String()
 	}
 	return v.String()
+}
+
+// redactPath replaces the key-like segments of a URL path (a gateway's
+// /v1/<key>/openai) with Redacted.
+func redactPath(p string) string {
+	if !strings.Contains(p, "/") {
+		return p
+	}
+	segs := strings.Split(p, "/")
+	changed := false
+	for i, s := range segs {
+		if secret.KeyLike(s) {
+			segs[i], changed = Redacted, true
+		}
+	}
+	if !changed {
+		return p
+	}
+	return strings.Join(segs, "/")
 }

@@ -60,6 +60,16 @@ type ReplayOptions struct {
 	// Secrets are scrubbed from a miss's live request before its diff is
 	// cut to length: a live body may carry a key a prompt or dataset holds.
 	Secrets *secret.Set
+
+	// Bases are the replay's own base URLs by service name, for a miss
+	// that only a base URL explains (Mismatch.Live).
+	Bases map[string]string
+
+	// Explain, when set, turns a miss that only the environment explains
+	// (a model name, a base URL: see Mismatch) into the sentence that says
+	// which variable to set; a MissError with one leads with it and
+	// suggests no re-recording.
+	Explain func(Mismatch) string
 }
 
 // Replayer is an http.RoundTripper that answers requests from one cassette
@@ -93,9 +103,15 @@ type Replayer struct {
 	used  []bool
 	// canon caches the canonical form of a recorded body that was not
 	// stored canonical (hand-edited, or recorded with other options).
-	canon  map[int]string
-	closed bool
-	last   int // the interaction replayed most recently; -1 before the first
+	canon map[int]string
+	// first is the first miss: a search that missed reads as a failed
+	// search to the model, and the conversation goes on to miss later.
+	first *MissError
+	// rebased holds the recorded bodies that quote a base URL (see
+	// rebase), as matched: with the URLs written as service and path.
+	rebased map[int]string
+	closed  bool
+	last    int // the interaction replayed most recently; -1 before the first
 }
 
 // OpenReplay loads the cassette at path for replay with default options.
@@ -150,7 +166,14 @@ func OpenReplayWith(path string, opts ReplayOptions) (*Replayer, error) {
 		k := route(in.Method, in.URL, r.svcs)
 		r.groups[k] = append(r.groups[k], i)
 		r.lines[i] = k
-		r.exact[in.Body] = append(r.exact[in.Body], i)
+		body := rebase(in.Body, r.svcs)
+		if body != in.Body {
+			if r.rebased == nil {
+				r.rebased = map[int]string{}
+			}
+			r.rebased[i] = body
+		}
+		r.exact[body] = append(r.exact[body], i)
 	}
 	return r, nil
 }
@@ -312,6 +335,9 @@ func (r *Replayer) RoundTrip(req *http.Request) (*http.Response, error) {
 	c := canonicalizers.Get().(*canonicalizer)
 	defer canonicalizers.Put(c)
 	live := c.live(body, r.drop) // valid until c is put back
+	if quotesBase(live, r.svcs) {
+		live = []byte(rebase(string(live), r.svcs))
+	}
 	// Bodies are recorded canonical, so the first unused interaction stored
 	// with exactly the live canonical body is the match, found with one
 	// lookup. Only unused interactions recorded before it with another
@@ -341,7 +367,18 @@ func (r *Replayer) RoundTrip(req *http.Request) (*http.Response, error) {
 	if first >= 0 {
 		return r.serve(first, req), nil
 	}
-	return nil, r.miss(req.Method, req.URL, string(live))
+	m := r.miss(req.Method, req.URL, string(live))
+	if r.first == nil {
+		r.first = m
+	}
+	return nil, m
+}
+
+// FirstMiss is the first request that matched nothing, nil when none did.
+func (r *Replayer) FirstMiss() *MissError {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.first
 }
 
 // canonKnown says whether the interactions' Canon states apply: they were
@@ -390,7 +427,7 @@ func (r *Replayer) canonicalBody(i int) string {
 	if r.canon == nil {
 		r.canon = make(map[int]string)
 	}
-	c := canonicalString(r.recordedBody(i), r.drop)
+	c := rebase(canonicalString(r.recordedBody(i), r.drop), r.svcs)
 	r.canon[i] = c
 	return c
 }
@@ -507,10 +544,18 @@ type MissError struct {
 	Diff     string
 	Case     string
 	Rerecord string
+	// Because, when set, is what the environment changed and the variable
+	// that puts it back (ReplayOptions.Explain): the message leads with it
+	// and suggests no re-recording.
+	Because  string
+	Mismatch *Mismatch
 }
 
 func (e *MissError) Error() string {
 	var b strings.Builder
+	if e.Because != "" {
+		b.WriteString(e.Because + "; ")
+	}
 	fmt.Fprintf(&b, "no recorded interaction matches %s %s in cassette %s", e.Method, e.URL, e.Cassette)
 	if e.Case != "" {
 		fmt.Fprintf(&b, " (case %s)", e.Case)
@@ -523,7 +568,7 @@ func (e *MissError) Error() string {
 	default:
 		fmt.Fprintf(&b, "; closest: %s; recorded (-) vs live (+):\n%s", e.Closest, e.Diff)
 	}
-	if e.Rerecord != "" {
+	if e.Rerecord != "" && e.Because == "" {
 		if !strings.HasSuffix(b.String(), "\n") {
 			b.WriteString("\n")
 		}
@@ -551,6 +596,12 @@ func (r *Replayer) miss(method string, u *url.URL, live string) *MissError {
 		return e
 	}
 	in := &r.ints[best]
+	if r.opts.Explain != nil && !r.used[best] {
+		if m, ok := r.environmental(best, method, redactURL(u), live); ok {
+			e.Mismatch = &m
+			e.Because = r.opts.Explain(m)
+		}
+	}
 	e.Closest = fmt.Sprintf("%s %s (interaction %d)", in.Method, in.URL, in.ID)
 	if r.used[best] {
 		e.Closest = fmt.Sprintf("%s %s (interaction %d, already replayed)", in.Method, in.URL, in.ID)

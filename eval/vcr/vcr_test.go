@@ -2,11 +2,14 @@ package vcr
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"flag"
 	"fmt"
+	"io"
 	"io/fs"
 	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -20,6 +23,8 @@ import (
 	"go.yaml.in/yaml/v4"
 	"gopkg.in/dnaeon/go-vcr.v4/pkg/cassette"
 	"gopkg.in/dnaeon/go-vcr.v4/pkg/recorder"
+
+	"github.com/searchbench/searchbench/orchestrator/httpx"
 )
 
 var update = flag.Bool("update", false, "rewrite golden files in testdata/")
@@ -872,5 +877,81 @@ func TestRetriedResetKeepsTheCase(t *testing.T) {
 	send(t, rec, calls[2:])
 	if err := rec.Save(); err == nil || !strings.Contains(err.Error(), "not retried successfully") {
 		t.Fatalf("Save after an unretried reset: %v", err)
+	}
+}
+
+// TestRetriedFailureLeftOut: a call the client retried after a 503 and a
+// JSON body cut short, then answered, is recorded as its answer alone; a
+// replay sees one attempt. With KeepRetried (the simulator's scripted
+// failures) every attempt stays. A call whose retries ran out keeps every
+// attempt: its replay makes them again.
+func TestRetriedFailureLeftOut(t *testing.T) {
+	answers := func(steps ...string) (*httptest.Server, *int) {
+		var mu sync.Mutex
+		n := 0
+		srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			mu.Lock()
+			s := steps[min(n, len(steps)-1)]
+			n++
+			mu.Unlock()
+			if r.Header.Get(seqHeader) != "" {
+				t.Error("the recorder's own header reached the server")
+			}
+			code, body, _ := strings.Cut(s, " ")
+			c, _ := strconv.Atoi(code)
+			w.Header().Set("Content-Type", "application/json")
+			w.WriteHeader(c)
+			io.WriteString(w, body)
+		}))
+		t.Cleanup(srv.Close)
+		return srv, &n
+	}
+	p := httpx.Policy{MaxAttempts: 4, Sleep: httpx.NoSleep}
+	for _, tc := range []struct {
+		name  string
+		keep  bool
+		steps []string
+		want  []int // statuses in the cassette
+	}{
+		{"retried, then answered", false, []string{`503 {"error":"busy"}`, `200 {"results":[`, `200 {"results":[]}`}, []int{200}},
+		{"retried, kept", true, []string{`503 {"error":"busy"}`, `200 {"results":[]}`}, []int{503, 200}},
+		{"retries ran out", false, []string{`503 {"error":"busy"}`}, []int{503, 503, 503, 503}},
+	} {
+		srv, _ := answers(tc.steps...)
+		path := filepath.Join(t.TempDir(), "case.yaml")
+		rec, err := StartRecording(path, RecordOptions{Real: srv.Client().Transport, KeepRetried: tc.keep})
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, _, err = httpx.NewClient(rec, p).PostJSON(context.Background(), srv.URL+"/search", nil, []byte(`{"query":"q"}`), nil)
+		if (err == nil) != (tc.want[len(tc.want)-1] == 200) {
+			t.Fatalf("%s: call err %v", tc.name, err)
+		}
+		if err := rec.Save(); err != nil {
+			t.Fatalf("%s: %v", tc.name, err)
+		}
+		c, err := cassette.Load(strings.TrimSuffix(path, Ext))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []int
+		for _, in := range c.Interactions {
+			got = append(got, in.Response.Code)
+			if in.Request.Headers.Get(seqHeader) != "" {
+				t.Errorf("%s: the recorder's own header is in the cassette", tc.name)
+			}
+		}
+		if !slices.Equal(got, tc.want) {
+			t.Errorf("%s: cassette holds %v, want %v", tc.name, got, tc.want)
+		}
+		// The replay makes the attempts the cassette holds, and no other.
+		rp, err := OpenReplay(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, attempts, _ := httpx.NewClient(rp, p).PostJSON(context.Background(), srv.URL+"/search", nil, []byte(`{"query":"q"}`), nil)
+		if len(attempts) != len(tc.want) || len(rp.Unused()) > 0 {
+			t.Errorf("%s: replay made %d attempts, %d interactions unused", tc.name, len(attempts), len(rp.Unused()))
+		}
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"golang.org/x/term"
 
 	"github.com/searchbench/searchbench/lib/secret"
+	"github.com/searchbench/searchbench/lib/visible"
 )
 
 // IOStreams are the streams a command reads and writes. Commands never touch
@@ -61,15 +62,22 @@ func Test(in string) (*IOStreams, *bytes.Buffer, *bytes.Buffer) {
 func (s *IOStreams) Secrets() *secret.Set { return secret.FromEnv(s.Getenv) }
 
 // Scrub routes Out and ErrOut through the scrubber, so no secret of the
-// environment reaches them in any encoding. It returns the function that
+// environment reaches them in any encoding, and through visible.Writer, so
+// no escape sequence, control or bidi character of model or web text acts
+// on a terminal and no line of it starts a CI workflow command. It returns the function that
 // flushes what the scrubbers hold back; call it before exiting.
 func (s *IOStreams) Scrub() (flush func()) {
 	set := s.Secrets()
-	out, errOut := secret.NewWriter(s.Out, set), secret.NewWriter(s.ErrOut, set)
+	// Secrets first, then what a terminal or a CI log would obey: model
+	// output and web content print as visible escapes (lib/visible).
+	vOut, vErr := visible.NewWriter(s.Out), visible.NewWriter(s.ErrOut)
+	out, errOut := secret.NewWriter(vOut, set), secret.NewWriter(vErr, set)
 	s.Out, s.ErrOut = out, errOut
 	return func() {
 		out.Flush()
+		vOut.Flush()
 		errOut.Flush()
+		vErr.Flush()
 	}
 }
 

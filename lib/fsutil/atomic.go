@@ -16,6 +16,10 @@ import (
 // set before any writer starts.
 var Fault func(step, name string) error
 
+// FaultAt is the Fault hook for writers outside this package: call it
+// before a step of theirs that a full disk would fail ("append").
+func FaultAt(step, name string) error { return fault(step, name) }
+
 func fault(step, name string) error {
 	if Fault == nil {
 		return nil

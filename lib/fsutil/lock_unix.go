@@ -51,10 +51,18 @@ func lockFile(name string, how int) (unlock func(), err error) {
 	if err != nil {
 		return nil, err
 	}
-	for {
-		err = syscall.Flock(int(f.Fd()), how)
-		if err != syscall.EINTR {
-			break
+	// Try first: a lock that must wait is announced (OnWait), so a user
+	// knows why nothing happens, then waited for.
+	err = syscall.Flock(int(f.Fd()), how|syscall.LOCK_NB)
+	if err == syscall.EWOULDBLOCK || err == syscall.EINTR {
+		if err == syscall.EWOULDBLOCK && OnWait != nil {
+			OnWait(filepath.Dir(name))
+		}
+		for {
+			err = syscall.Flock(int(f.Fd()), how)
+			if err != syscall.EINTR {
+				break
+			}
 		}
 	}
 	if err != nil {

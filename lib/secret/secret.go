@@ -4,13 +4,16 @@
 // report, a trace file, standard output or standard error.
 //
 // A secret is found in whatever encoding it was written in. The scrubber
-// decodes JSON escapes (\uXXXX, \/) and percent-encoding (%2B) on the fly,
-// searches the decoded text, and redacts the original bytes that decoded to
-// the secret, so "csk-\u0061bc…" and "tvly%2Bkey%3D" are caught as surely as
-// the raw key. A key base64-encoded inside a longer blob (standard or URL
-// alphabet, at any of the three byte alignments) is found too. A
-// provider-masked key (csk-LEAKC********7890) is partial key material and is
-// redacted when its visible ends match a known secret.
+// decodes JSON escapes (\uXXXX, \/), percent-encoding (%2B) and HTML
+// character references (&#99; &#x63; &amp;) on the fly, searches the
+// decoded text, and redacts the original bytes that decoded to the secret,
+// so "csk-\u0061bc…", "tvly%2Bkey%3D" and "&#99;sk-…" are caught as surely
+// as the raw key. A key base64-encoded inside a longer blob (standard or URL
+// alphabet, at any of the three byte alignments) or hex-encoded (either
+// case) is found too. A provider-masked key (csk-LEAKC********7890) is
+// partial key material and is redacted when its visible ends match a known
+// secret. A key split into pieces by other bytes ("csk-ab", "cdef…" as two
+// JSON strings, a key spaced out or over lines) is found whole across them.
 //
 // Text is often cut before it reaches a sink (an error excerpt of 200
 // characters, a diff line), so what a cut leaves of a secret is redacted as
@@ -24,9 +27,11 @@ import (
 	"bytes"
 	"cmp"
 	"encoding/base64"
+	"encoding/hex"
 	"maps"
 	"net/url"
 	"slices"
+	"strconv"
 	"strings"
 	"unicode/utf8"
 )
@@ -56,8 +61,12 @@ var secretQuery = []string{"key", "token", "secret", "password", "passwd", "auth
 // Set is a list of secret values. The zero value and nil hold none. A Set is
 // immutable after construction and safe for concurrent use.
 type Set struct {
-	vals  []string            // unique, longest first
-	pats  []string            // vals and their base64 forms
+	vals []string // unique, longest first
+	pats []string // vals and their base64 and hex forms
+	// hexes are the hex forms: a run of one is secret material from
+	// 2·FragLen characters on (FragLen hex characters are four bytes, as
+	// likely a checksum's as a key's).
+	hexes map[string]bool
 	heads map[string][]string // first FragLen bytes → the patterns they start
 	tails map[string][]string // last FragLen bytes → the patterns they end
 	bloom []uint64            // bit h(gram) set for every head and tail: a cheap first test
@@ -79,11 +88,18 @@ func New(values ...string) *Set {
 	slices.SortFunc(s.vals, func(a, b string) int {
 		return cmp.Or(cmp.Compare(len(b), len(a)), strings.Compare(a, b))
 	})
+	s.hexes = map[string]bool{}
 	for _, v := range s.vals {
 		s.pats = append(s.pats, v)
 		for _, f := range Base64Forms(v) {
 			if !slices.Contains(s.pats, f) {
 				s.pats = append(s.pats, f)
+			}
+		}
+		for _, f := range HexForms(v) {
+			if !slices.Contains(s.pats, f) {
+				s.pats = append(s.pats, f)
+				s.hexes[f] = true
 			}
 		}
 	}
@@ -121,6 +137,14 @@ func Base64Forms(v string) []string {
 		}
 	}
 	return out
+}
+
+// HexForms returns v hex-encoded, in lower and in upper case: how a server
+// that dumps bytes (a debugging echo, a signature base string) may show a
+// key.
+func HexForms(v string) []string {
+	lo := hex.EncodeToString([]byte(v))
+	return []string{lo, strings.ToUpper(lo)}
 }
 
 // A gram's hash is a polynomial in hashBase over its bytes, so that the
@@ -181,7 +205,70 @@ func OfURL(raw string) []string {
 	for _, k := range keys {
 		out = append(out, q[k]...)
 	}
+	for _, seg := range strings.Split(u.Path, "/") {
+		if KeyLike(seg) {
+			out = append(out, seg) // a gateway's /v1/<key>/openai
+		}
+	}
 	return out
+}
+
+// KeyLike reports whether a URL path segment looks like a credential, not
+// a name: a UUID, or a run of at least 16 letters and digits holding at
+// least two of each ("a1b2c3…", "sk-proj-Ab12Cd34Ef56Gh78"). Names such as
+// "gpt-oss-120b-deploy", "v1" or "chat" are not: redacting them would
+// redact every body that names the model.
+func KeyLike(seg string) bool {
+	if isUUID(seg) {
+		return true
+	}
+	run, letters, digits := 0, 0, 0
+	for i := 0; i <= len(seg); i++ {
+		if i < len(seg) && isAlnum(seg[i]) {
+			run++
+			if seg[i] >= '0' && seg[i] <= '9' {
+				digits++
+			} else {
+				letters++
+			}
+			continue
+		}
+		if run >= 16 && letters >= 2 && digits >= 2 {
+			return true
+		}
+		run, letters, digits = 0, 0, 0
+	}
+	return false
+}
+
+func isAlnum(c byte) bool {
+	return c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'
+}
+
+// isUUID reports whether s is 8-4-4-4-12 hex digits.
+func isUUID(s string) bool {
+	if len(s) != 36 {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		switch i {
+		case 8, 13, 18, 23:
+			if s[i] != '-' {
+				return false
+			}
+		default:
+			if !isHex(s[i]) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// RedactURL is raw with its secrets (OfURL) replaced by Redacted, and its
+// userinfo password too: the form a URL is shown and stored in.
+func RedactURL(raw string) string {
+	return New(OfURL(raw)...).String(raw)
 }
 
 // isCredentialName reports whether a query or body field name holds a
@@ -254,14 +341,55 @@ type span struct{ lo, hi int }
 func (s *Set) find(b []byte) []span {
 	spans := s.findIn(nil, b, nil)
 	// Encoded occurrences: only when b has an escape at all.
-	if bytes.IndexByte(b, '\\') >= 0 || bytes.IndexByte(b, '%') >= 0 {
-		dec, src := decode(b)
-		if len(dec) != len(b) {
+	dec, src := b, []int(nil)
+	if bytes.IndexByte(b, '\\') >= 0 || bytes.IndexByte(b, '%') >= 0 || bytes.IndexByte(b, '&') >= 0 {
+		if d, ds := decode(b); len(d) != len(b) {
+			dec, src = d, ds
 			spans = s.findIn(spans, dec, src)
 		}
 	}
 	spans = append(spans, s.masked(b)...)
+	spans = append(spans, s.pieces(dec, src)...)
 	return merge(spans)
+}
+
+// pieces finds whole secrets split into pieces by what is not a key byte:
+// an echo of "csk-abc" and "def12345" as two JSON strings, a key spaced
+// out, one split over lines. The text with every other byte dropped is
+// searched for whole values only (a fragment could span words by
+// chance), and the span from the first piece to the last is redacted. src
+// maps text to the original bytes (nil: text is the original).
+func (s *Set) pieces(text []byte, src []int) (spans []span) {
+	var sq []byte
+	var at []int // at[i]: offset in text of squeezed byte i
+	for _, v := range s.vals {
+		if len(v) < FragLen || bytes.IndexByte(text, v[0]) < 0 {
+			continue
+		}
+		if sq == nil {
+			sq, at = make([]byte, 0, len(text)), make([]int, 0, len(text))
+			for i, c := range text {
+				if isKeyByte(c) {
+					sq = append(sq, c)
+					at = append(at, i)
+				}
+			}
+		}
+		for off := 0; ; {
+			i := bytes.Index(sq[off:], []byte(v))
+			if i < 0 {
+				break
+			}
+			i += off
+			lo, hi := at[i], at[i+len(v)-1]+1
+			if src != nil {
+				lo, hi = src[lo], src[hi]
+			}
+			spans = append(spans, span{lo, hi})
+			off = i + len(v)
+		}
+	}
+	return spans
 }
 
 // findIn appends the ranges of text holding a whole secret shorter than
@@ -307,14 +435,18 @@ func (s *Set) findIn(spans []span, text []byte, src []int) []span {
 			for i+n < len(text) && n < len(p) && text[i+n] == p[n] {
 				n++
 			}
-			add(i, i+n)
+			if n == len(p) || !s.hexes[p] || n >= 2*FragLen {
+				add(i, i+n)
+			}
 		}
 		for _, p := range s.tails[string(g)] { // a secret's end: as far back as it goes
 			n := FragLen
 			for i+FragLen-n > 0 && n < len(p) && text[i+FragLen-n-1] == p[len(p)-n-1] {
 				n++
 			}
-			add(i+FragLen-n, i+FragLen)
+			if n == len(p) || !s.hexes[p] || n >= 2*FragLen {
+				add(i+FragLen-n, i+FragLen)
+			}
 		}
 	}
 	return spans
@@ -352,6 +484,20 @@ func decode(b []byte) (dec []byte, src []int) {
 			dec = append(dec, byte(unhex(b[i+1])<<4|unhex(b[i+2])))
 			src = append(src, i)
 			i += 3
+		case c == '&':
+			r, n := entity(b[i:])
+			if n == 0 {
+				dec = append(dec, c)
+				src = append(src, i)
+				i++
+				break
+			}
+			w := utf8.EncodeRune(buf[:], r)
+			for k := 0; k < w; k++ {
+				dec = append(dec, buf[k])
+				src = append(src, i)
+			}
+			i += n
 		default:
 			dec = append(dec, c)
 			src = append(src, i)
@@ -360,6 +506,43 @@ func decode(b []byte) (dec []byte, src []int) {
 	}
 	src = append(src, len(b))
 	return dec, src
+}
+
+// entity decodes the HTML character reference b starts with: &#97; &#x61;
+// or one of the named references a server escapes with (&amp; &lt; &gt;
+// &quot; &apos; &sol;). n is its length, 0 when b starts none.
+func entity(b []byte) (r rune, n int) {
+	end := bytes.IndexByte(b[:min(len(b), 12)], ';')
+	if end < 2 {
+		return 0, 0
+	}
+	name := string(b[1:end])
+	switch name {
+	case "amp":
+		return '&', end + 1
+	case "lt":
+		return '<', end + 1
+	case "gt":
+		return '>', end + 1
+	case "quot":
+		return '"', end + 1
+	case "apos":
+		return '\'', end + 1
+	case "sol":
+		return '/', end + 1
+	}
+	if name[0] != '#' || len(name) < 2 {
+		return 0, 0
+	}
+	base, digits := 10, name[1:]
+	if digits[0] == 'x' || digits[0] == 'X' {
+		base, digits = 16, digits[1:]
+	}
+	v, err := strconv.ParseUint(digits, base, 21)
+	if err != nil || v > utf8.MaxRune {
+		return 0, 0
+	}
+	return rune(v), end + 1
 }
 
 // masked finds provider-masked keys: a visible prefix and suffix of a known

@@ -252,3 +252,75 @@ func FuzzScrub(f *testing.F) {
 		}
 	})
 }
+
+// TestScrubShortHexEntityEchoes: a provider echoing a key hex-encoded
+// (either case, whole or cut), HTML-entity-encoded, or split into pieces
+// shorter than FragLen has it redacted; ordinary text is left alone.
+func TestScrubShortHexEntityEchoes(t *testing.T) {
+	const k = "csk-a1b2c3d4e5f6g7h8i9j0k1l2m3n4o5p"
+	s := New(k)
+	hexed := fmt.Sprintf("%x", k)
+	var ent, entHex strings.Builder
+	for _, r := range k {
+		fmt.Fprintf(&ent, "&#%d;", r)
+		fmt.Fprintf(&entHex, "&#x%X;", r)
+	}
+	tests := []struct{ name, in string }{
+		{"hex", "signature base " + hexed + " end"},
+		{"HEX", "dump: " + strings.ToUpper(hexed)},
+		{"hex cut", "dump: " + hexed[:24] + "…"},
+		{"entities", "<p>key " + ent.String() + "</p>"},
+		{"hex entities", entHex.String()},
+		{"named entities around", "&lt;" + k[:10] + "&amp;" + k[10:] + "&gt;"},
+		{"pieces", `{"parts":["csk-a1b","2c3d4e5","f6g7h8i","9j0k1l2","m3n4o5p"]}`},
+		{"spaced", "c s k - a 1 b 2 c 3 d 4 e 5 f 6 g 7 h 8 i 9 j 0 k 1 l 2 m 3 n 4 o 5 p"},
+		{"lines", "csk-a1b2\nc3d4e5f\n6g7h8i9j0k1l2m3n4o5p"},
+	}
+	for _, tt := range tests {
+		got := s.String(tt.in)
+		if !strings.Contains(got, Redacted) {
+			t.Errorf("%s: %q: nothing redacted", tt.name, got)
+			continue
+		}
+		for i := 0; i+5 <= len(k); i++ {
+			if strings.Contains(strings.NewReplacer(" ", "", "\n", "", `","`, "").Replace(got), k[i:i+5]) {
+				t.Errorf("%s: %q keeps %q", tt.name, got, k[i:i+5])
+				break
+			}
+		}
+	}
+	for _, keep := range []string{
+		"the model gpt-oss-120b answered; csk- keys start so",
+		"colour &amp; flavour, &#169; 2024, a&b",
+		"hex 63736b2d is four bytes",
+	} {
+		if got := s.String(keep); got != keep {
+			t.Errorf("ordinary text changed: %q → %q", keep, got)
+		}
+	}
+}
+
+// TestOfURLTakesPathKeys: a key in a base URL's path (a gateway's
+// /v1/<key>/openai) is a secret of the URL; names in a path are not, and
+// RedactURL shows the URL without it.
+func TestOfURLTakesPathKeys(t *testing.T) {
+	for _, tc := range []struct {
+		url  string
+		want []string
+	}{
+		{"https://gw.example/v1/a1B2c3D4e5F6g7H8/openai", []string{"a1B2c3D4e5F6g7H8"}},
+		{"https://gw.example/acct/123e4567-e89b-12d3-a456-426614174000/tavily", []string{"123e4567-e89b-12d3-a456-426614174000"}},
+		{"https://gw.example/key/sk-proj-Ab12Cd34Ef56Gh78Ij90", []string{"sk-proj-Ab12Cd34Ef56Gh78Ij90"}},
+		{"https://x.example/openai/deployments/gpt-oss-120b-deploy/v1", nil},
+		{"https://api.cerebras.ai/v1", nil},
+		{"https://x.example/aaaaaaaaaaaaaaaaaaaaaaaa/1234", nil},
+	} {
+		got := OfURL(tc.url)
+		if fmt.Sprint(got) != fmt.Sprint(tc.want) {
+			t.Errorf("OfURL(%q) = %q, want %q", tc.url, got, tc.want)
+		}
+	}
+	if got, want := RedactURL("https://u:hunter2222@gw.example/v1/a1B2c3D4e5F6g7H8/openai?token=tok-0123456789"), "https://u:REDACTED@gw.example/v1/REDACTED/openai?token=REDACTED"; got != want {
+		t.Errorf("RedactURL = %q, want %q", got, want)
+	}
+}

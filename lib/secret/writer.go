@@ -55,4 +55,4 @@ func (x *Writer) Flush() error {
 	return err
 }
 
-func isTokenByte(c byte) bool { return isKeyByte(c) || strings.IndexByte(`+/=%\\*`, c) >= 0 }
+func isTokenByte(c byte) bool { return isKeyByte(c) || strings.IndexByte(`+/=%\\*&#;`, c) >= 0 }

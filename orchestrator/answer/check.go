@@ -363,6 +363,9 @@ func checkRules(e *Envelope) []Finding {
 		if hasLineBreak(s.Title) {
 			add("field.line_break", at("title"), "title %s contains a line break", quote(s.Title))
 		}
+		if r, ok := controlChar(s.Title); ok {
+			add("field.control_char", at("title"), "title %s contains %U, a control or bidirectional formatting character", quote(s.Title), r)
+		}
 		if s.URL != "" {
 			if hasLineBreak(s.URL) {
 				add("field.line_break", at("url"), "url %s contains a line break", quote(s.URL))
@@ -410,6 +413,9 @@ func checkRules(e *Envelope) []Finding {
 		}
 		if hasLineBreak(b.Text) {
 			add("field.line_break", at("text"), "bullet text %s contains a line break", quote(b.Text))
+		}
+		if r, ok := controlChar(b.Text); ok {
+			add("field.control_char", at("text"), "bullet text %s contains %U, a control or bidirectional formatting character", quote(b.Text), r)
 		}
 		if n := countWords(b.Text); n > MaxBulletWords {
 			add("bullet.too_many_words", at("text"), "bullet text has %d words, max %d", n, MaxBulletWords)

@@ -59,6 +59,7 @@ var Codes = []CodeInfo{
 	{"bullet.source_repeated", Warning, "a bullet cites the same source id twice"},
 	{"bullet.few_domains", Warning, "a bullet is backed by fewer than 2 independent registrable domains"},
 	{"field.line_break", Violation, "a bullet text, source title or url contains a line break, which breaks the one-line-per-item layout"},
+	{"field.control_char", Violation, "a bullet text or source title contains a control or bidirectional formatting character (ESC, NUL, U+202E…), which can rewrite a terminal or reorder what a reader sees"},
 	{"source.id_duplicate", Violation, "two sources share an id"},
 	{"source.id_order", Warning, "source N (1-based) is not numbered sN, so the printed numbers and the ids disagree"},
 	{"source.url_invalid", Violation, "url is not an absolute http(s) URL with a host"},

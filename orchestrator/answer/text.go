@@ -9,6 +9,7 @@ import (
 	"golang.org/x/text/unicode/norm"
 
 	"github.com/searchbench/searchbench/lib/textdiff"
+	"github.com/searchbench/searchbench/lib/visible"
 )
 
 // line is one line of a message: text is msg[start:end] without its "\n";
@@ -149,6 +150,18 @@ func textFindings(ls []line) []Finding {
 func quote(s string) string { return fmt.Sprintf("%q", textdiff.Visible(s)) }
 
 // hasLineBreak reports whether s contains a character that ends a line.
+// controlChar returns the first control or bidirectional formatting
+// character of s (visible.IsControl) that is not a line break, which
+// field.line_break reports.
+func controlChar(s string) (rune, bool) {
+	for _, r := range s {
+		if visible.IsControl(r) && !hasLineBreak(string(r)) || r == '\t' {
+			return r, true
+		}
+	}
+	return 0, false
+}
+
 func hasLineBreak(s string) bool {
 	return strings.ContainsAny(s, "\n\r\v\f\u0085\u2028\u2029")
 }

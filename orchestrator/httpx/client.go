@@ -10,6 +10,7 @@ import (
 	"net"
 	"net/http"
 	"net/url"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -106,6 +107,30 @@ func (c *Client) Policy() Policy { return c.policy }
 // also carries the attempts. Header values of Authorization, X-Api-Key and
 // Api-Key never appear in errors.
 func (c *Client) PostJSON(ctx context.Context, rawURL string, headers http.Header, body any, decodeErr func(status int, body []byte, h http.Header) error) ([]byte, []Attempt, error) {
+	return c.post(ctx, Endpoint{}, rawURL, headers, body, decodeErr)
+}
+
+// Endpoint names a call's target as its errors show it: the service and
+// the path below its base URL ("tavily", "/search"). A base URL differs
+// between a recording and its replay (a gateway, a vLLM host, the
+// simulator) and error text reaches the model's next request, so errors
+// of a call with an Endpoint never show the URL.
+type Endpoint struct {
+	Service string // "tavily", "exa", "chat"
+	Base    string // the base URL the path is appended to
+	Path    string // "/search", "/chat/completions"
+}
+
+// URL is the endpoint's full URL (JoinURL of the base and the path).
+func (ep Endpoint) URL() string { return JoinURL(ep.Base, ep.Path) }
+
+// Post is PostJSON to ep.URL(), whose errors name ep's service and path
+// instead of the URL: "tavily /search: HTTP 402 Payment Required: …".
+func (c *Client) Post(ctx context.Context, ep Endpoint, headers http.Header, body any, decodeErr func(status int, body []byte, h http.Header) error) ([]byte, []Attempt, error) {
+	return c.post(ctx, ep, ep.URL(), headers, body, decodeErr)
+}
+
+func (c *Client) post(ctx context.Context, ep Endpoint, rawURL string, headers http.Header, body any, decodeErr func(status int, body []byte, h http.Header) error) (_ []byte, _ []Attempt, err error) {
 	u, err := url.Parse(rawURL)
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
 		return nil, nil, fmt.Errorf("POST %q: not an absolute http(s) URL", rawURL)
@@ -121,11 +146,16 @@ func (c *Client) PostJSON(ctx context.Context, rawURL string, headers http.Heade
 	// Every credential this call carries: its key headers and its URL's
 	// userinfo and query values. Error text is scrubbed of them before it is
 	// cut to a line, so a cut never leaves part of a key behind.
-	secrets := secret.New(append(secretsOf(headers), secret.OfURL(rawURL)...)...)
 	p := c.policy
+	secrets := p.Secrets.With(append(secretsOf(headers), secret.OfURL(rawURL)...)...)
 	fail := func(attempts []Attempt, err error) ([]byte, []Attempt, error) {
-		return nil, attempts, &CallError{Method: http.MethodPost, URL: shownURL, Attempts: attempts, Err: err, secrets: secrets}
+		return nil, attempts, &CallError{Method: http.MethodPost, URL: shownURL, Service: ep.Service, Path: ep.Path, Attempts: attempts, Err: err, secrets: secrets}
 	}
+	// A transport below (the recorder) learns which call each attempt
+	// belongs to and, once the call returns, whether it succeeded.
+	call := &Call{}
+	defer func() { call.end(err == nil) }()
+	ctx = context.WithValue(ctx, callKey{}, call)
 
 	parent := ctx
 	if p.CallTimeout > 0 {
@@ -146,20 +176,40 @@ func (c *Client) PostJSON(ctx context.Context, rawURL string, headers http.Heade
 		if ctx.Err() != nil {
 			return fail(attempts, ended())
 		}
-		status, respHeader, respBody, err := c.once(ctx, rawURL, headers, payload, p)
-		if err == nil && status >= 200 && status < 300 {
-			return respBody, append(attempts, Attempt{Status: status}), nil
+		status, respHeader, respBody, err := c.once(context.WithValue(ctx, attemptKey{}, n), rawURL, headers, payload, p)
+		answered := err == nil && status >= 200 && status < 300 // a 2xx, but perhaps no answer
+		if answered {
+			switch {
+			case truncatedJSON(respBody):
+				err = fmt.Errorf("%w (%d bytes)", ErrTruncatedBody, len(respBody))
+			case errorBody(respBody):
+				respBody = secrets.Scrub(respBody)
+				if err = decodeErr(status, respBody, scrubHeader(respHeader, secrets)); err == nil {
+					err = DecodeError(u.Host, status, respBody, respHeader)
+				}
+			default:
+				return respBody, append(attempts, Attempt{Status: status}), nil
+			}
 		}
 		var retry bool
 		var hint time.Duration
 		var hinted bool
-		if err != nil {
+		switch {
+		case answered:
+			// A 2xx that is not an answer: a JSON body cut short (retried,
+			// as a reset connection is) or an error in a 200's body.
+			var ae *APIError
+			if errors.As(err, &ae) {
+				redactAPIError(ae, secrets)
+			}
+			retry = errors.Is(err, ErrTruncatedBody)
+		case err != nil:
 			if ctx.Err() != nil { // the caller gave up; say so, not the transport's view of it
 				attempts = append(attempts, Attempt{Status: status, Err: oneLine(secrets.String(err.Error()), maxMessage)})
 				return fail(attempts, fmt.Errorf("%w (during attempt %d)", ended(), n))
 			}
 			retry = retryableTransport(err)
-		} else {
+		default:
 			respBody = secrets.Scrub(respBody)
 			respHeader = scrubHeader(respHeader, secrets)
 			err = decodeErr(status, respBody, respHeader)
@@ -336,6 +386,14 @@ func secretsOf(h http.Header) []string {
 // a gateway's ?token= is as secret as a password.
 func redactedURL(u *url.URL) string {
 	v := *u
+	if segs := strings.Split(u.Path, "/"); slices.ContainsFunc(segs, secret.KeyLike) {
+		for i, s := range segs {
+			if secret.KeyLike(s) {
+				segs[i] = "REDACTED"
+			}
+		}
+		v.Path, v.RawPath = strings.Join(segs, "/"), ""
+	}
 	if u.RawQuery != "" {
 		q := u.Query()
 		for k := range q {

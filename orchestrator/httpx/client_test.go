@@ -3,6 +3,8 @@ package httpx
 import (
 	"context"
 	"errors"
+	"fmt"
+	"html"
 	"io"
 	"net"
 	"net/http"
@@ -543,6 +545,133 @@ func TestPostJSONScrubsBeforeCutting(t *testing.T) {
 					for i := 0; i+secret.FragLen <= len(sec); i++ {
 						if strings.Contains(s, sec[i:i+secret.FragLen]) {
 							t.Fatalf("%s cut %d: %q keeps %q", tc.name, cut, s, sec[i:i+secret.FragLen])
+						}
+					}
+				}
+			}
+		}
+	}
+}
+
+// TestPostTruncatedJSONIsRetried: a 200 whose JSON body was cut short with
+// a Content-Length that matched what arrived is retried, as a reset
+// connection is; the call succeeds on the next attempt.
+func TestPostTruncatedJSONIsRetried(t *testing.T) {
+	srv, n := scripted(t, step{status: 200, body: `{"results":[{"url":"https://a.example"`}, step{status: 200, body: `{"results":[]}`})
+	var s sleeper
+	c := NewClient(srv.Client().Transport, testPolicy(&s))
+	body, attempts, err := c.PostJSON(context.Background(), srv.URL, nil, []byte(`{}`), nil)
+	if err != nil || string(body) != `{"results":[]}` || n.Load() != 2 {
+		t.Fatalf("body %q, %d requests, err %v", body, n.Load(), err)
+	}
+	if len(attempts) != 2 || attempts[0].Status != 200 || !strings.Contains(attempts[0].Err, "cut short") {
+		t.Errorf("attempts = %+v", attempts)
+	}
+	// Invalid JSON that is not cut short is not a transient failure: it is
+	// the client's decoder's to report.
+	srv, n = scripted(t, step{status: 200, body: `{"results":]`})
+	if _, _, err := NewClient(srv.Client().Transport, testPolicy(&s)).PostJSON(context.Background(), srv.URL, nil, []byte(`{}`), nil); err != nil || n.Load() != 1 {
+		t.Errorf("a malformed body: %d requests, err %v", n.Load(), err)
+	}
+}
+
+// TestPostErrorBodyIn200: Tavily's {"detail":{"error":…}} and Exa's
+// {"error":…} answered with a 200 are errors, not answers with no results;
+// they are not retried. Their text names the service and path, never the
+// base URL.
+func TestPostErrorBodyIn200(t *testing.T) {
+	for _, tc := range []struct{ service, body, want string }{
+		{"tavily", `{"detail":{"error":"Your request has been blocked."}}`, "tavily /search: HTTP 200 OK with an error body: Your request has been blocked."},
+		{"exa", `{"requestId":"r1","error":"Invalid API key","tag":"INVALID_API_KEY"}`, "exa /search: HTTP 200 OK with an error body (INVALID_API_KEY): Invalid API key [request r1]"},
+		{"chat", `{"error":{"message":"upstream failed","type":"server_error"}}`, "chat /search: chat-provider: HTTP 200 OK with an error body (server_error): upstream failed"},
+	} {
+		srv, n := scripted(t, step{status: 200, body: tc.body})
+		var s sleeper
+		c := NewClient(srv.Client().Transport, testPolicy(&s))
+		provider := tc.service
+		if provider == "chat" {
+			provider = "chat-provider"
+		}
+		ep := Endpoint{Service: tc.service, Base: srv.URL + "/gw", Path: "/search"}
+		_, _, err := c.Post(context.Background(), ep, nil, []byte(`{}`), ErrorDecoder(provider))
+		if err == nil || !strings.HasPrefix(err.Error(), tc.want) || n.Load() != 1 {
+			t.Errorf("%s: %d requests, err %v, want it to start %q", tc.service, n.Load(), err, tc.want)
+			continue
+		}
+		if strings.Contains(err.Error(), srv.URL) || strings.Contains(err.Error(), "127.0.0.1") {
+			t.Errorf("%s: the error names the base URL: %v", tc.service, err)
+		}
+	}
+	// An answer that mentions errors is still an answer.
+	srv, _ := scripted(t, step{status: 200, body: `{"results":[{"content":"\"error\" handling"}],"detail":null}`})
+	if _, _, err := NewClient(srv.Client().Transport, Policy{}).PostJSON(context.Background(), srv.URL, nil, []byte(`{}`), nil); err != nil {
+		t.Errorf("an answer read as an error: %v", err)
+	}
+}
+
+// TestCallOfAttempts: a transport below the client sees each attempt's
+// call and number, and whether the call succeeded once it returned.
+func TestCallOfAttempts(t *testing.T) {
+	srv, _ := scripted(t, step{status: 503, body: `{}`}, step{status: 200, body: `{}`})
+	var seen []int
+	var calls []*Call
+	rt := roundTripFunc(func(req *http.Request) (*http.Response, error) {
+		c, n := CallOf(req.Context())
+		seen = append(seen, n)
+		calls = append(calls, c)
+		if c.Succeeded() {
+			t.Error("the call succeeded before it returned")
+		}
+		return srv.Client().Transport.RoundTrip(req)
+	})
+	var s sleeper
+	if _, _, err := NewClient(rt, testPolicy(&s)).PostJSON(context.Background(), srv.URL, nil, []byte(`{}`), nil); err != nil {
+		t.Fatal(err)
+	}
+	if len(seen) != 2 || seen[0] != 1 || seen[1] != 2 || calls[0] != calls[1] || !calls[0].Succeeded() {
+		t.Errorf("attempts %v, same call %v, succeeded %v", seen, calls[0] == calls[1], calls[0].Succeeded())
+	}
+	if c, n := CallOf(context.Background()); c != nil || n != 0 {
+		t.Error("a plain context belongs to a call")
+	}
+}
+
+type roundTripFunc func(*http.Request) (*http.Response, error)
+
+func (f roundTripFunc) RoundTrip(r *http.Request) (*http.Response, error) { return f(r) }
+
+// TestPostScrubsEveryKnownSecretBeforeCutting: a gateway echoes another
+// key the process holds (not this call's), HTML-entity-encoded or hex,
+// straddling the cut of a message and of a non-JSON excerpt at every
+// offset. Policy.Secrets are scrubbed before the cut, so no eight
+// characters of it reach the error, in any form.
+func TestPostScrubsEveryKnownSecretBeforeCutting(t *testing.T) {
+	const other = "tvly-OTHERkey0123456789abcdefXYZ"
+	var ent strings.Builder
+	for _, r := range other {
+		fmt.Fprintf(&ent, "&#%d;", r)
+	}
+	forms := map[string]string{"raw": other, "entities": ent.String(), "hex": fmt.Sprintf("%x", other)}
+	for name, form := range forms {
+		for _, limit := range []int{maxMessage, maxExcerpt} {
+			for cut := 1; cut < len(form); cut += 3 {
+				pad := strings.Repeat("p", max(limit-cut, 0))
+				body := pad + form
+				if limit == maxMessage {
+					body = `{"error":{"message":"` + body + `"}}`
+				}
+				srv, _ := scripted(t, step{status: 400, body: body})
+				c := NewClient(srv.Client().Transport, Policy{Secrets: secret.New(other)})
+				_, attempts, err := c.PostJSON(context.Background(), srv.URL, nil, []byte(`{}`), nil)
+				if err == nil {
+					t.Fatal("want an error")
+				}
+				for _, s := range []string{err.Error(), attempts[0].Err} {
+					dec := html.UnescapeString(s)
+					for i := 0; i+secret.FragLen <= len(other); i++ {
+						frag := other[i : i+secret.FragLen]
+						if strings.Contains(dec, frag) || strings.Contains(s, fmt.Sprintf("%x", frag)) {
+							t.Fatalf("%s cut %d (limit %d): %q keeps %q", name, cut, limit, s, frag)
 						}
 					}
 				}

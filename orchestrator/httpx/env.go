@@ -23,6 +23,17 @@ func BaseURL(name, value, def string) (string, error) {
 	if (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
 		return "", fmt.Errorf("%s=%q: want an absolute http or https URL", name, u.Redacted())
 	}
+	if u.Fragment != "" || strings.Contains(value, "#") {
+		// Nothing after # is sent, and the paths appended to a base would
+		// land in its fragment: every request would go to the base itself.
+		shown := u.Redacted()
+		if u.Fragment == "" {
+			shown += "#" // an empty fragment is not rendered
+		}
+		u.Fragment, u.RawFragment = "", ""
+		return "", fmt.Errorf("%s=%q: a base URL cannot have a #fragment (nothing after # is sent, so every "+
+			"request path would be lost in it); use %s", name, shown, strings.TrimRight(u.Redacted(), "/"))
+	}
 	return strings.TrimRight(value, "/"), nil
 }
 

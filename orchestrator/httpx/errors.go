@@ -40,6 +40,9 @@ func (e *APIError) Error() string {
 	if t := http.StatusText(e.Status); t != "" {
 		b.WriteString(" " + t)
 	}
+	if e.Status >= 200 && e.Status < 300 {
+		b.WriteString(" with an error body")
+	}
 	var kind []string
 	if e.Type != "" {
 		kind = append(kind, e.Type)
@@ -246,9 +249,13 @@ func oneLine(s string, limit int) string {
 // transport error underneath; errors.Is finds context.Canceled.
 type CallError struct {
 	Method, URL string // URL without credentials
-	Attempts    []Attempt
-	Err         error
-	secrets     *secret.Set
+	// Service and Path, when set (Client.Post), replace the method and
+	// URL in the text: "tavily /search: …", the same whatever base URL
+	// the call went to.
+	Service, Path string
+	Attempts      []Attempt
+	Err           error
+	secrets       *secret.Set
 }
 
 // Error reads "POST <url>: <cause> (N attempts: 429 wait=1s, 429 wait=2s, 503)".
@@ -264,10 +271,19 @@ func (e *CallError) text(waits bool) string {
 	// http.Client wraps transport errors in a *url.Error that repeats the
 	// method and URL this message already starts with.
 	var ue *url.Error
-	if errors.As(cause, &ue) && ue.URL == e.URL {
+	if errors.As(cause, &ue) && (ue.URL == e.URL || e.Service != "") {
 		cause = ue.Err
 	}
 	msg := fmt.Sprintf("%s %s: %v", e.Method, e.URL, cause)
+	if e.Service != "" {
+		text := cause.Error()
+		// The provider's name already leads the line.
+		var ae *APIError
+		if errors.As(cause, &ae) && ae.Provider == e.Service {
+			text = strings.TrimPrefix(text, ae.Provider+": ")
+		}
+		msg = e.Service + " " + e.Path + ": " + text
+	}
 	if n := len(e.Attempts); n > 1 {
 		attempts := e.Attempts
 		if !waits {
@@ -312,6 +328,19 @@ func WithAttempts(method, url string, attempts []Attempt, err error) error {
 		return nil
 	}
 	return &CallError{Method: method, URL: url, Attempts: attempts, Err: err}
+}
+
+// WithAttemptsAt is WithAttempts for a call to ep (Client.Post): its text
+// names ep's service and path, not the URL.
+func WithAttemptsAt(ep Endpoint, attempts []Attempt, err error) error {
+	if err == nil {
+		return nil
+	}
+	shown := ep.URL()
+	if u, perr := url.Parse(shown); perr == nil {
+		shown = redactedURL(u)
+	}
+	return &CallError{Method: http.MethodPost, URL: shown, Service: ep.Service, Path: ep.Path, Attempts: attempts, Err: err}
 }
 
 // MissingKeyError reports a provider key that is not configured. It names

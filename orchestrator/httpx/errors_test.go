@@ -162,6 +162,8 @@ func TestBaseURL(t *testing.T) {
 		{"api.example.com", "", `X_URL="api.example.com": want an absolute http or https URL`},
 		{"https://user:hunter22@proxy.example/", "https://user:hunter22@proxy.example", ""},
 		{"ftp://user:hunter22@proxy.example/", "", `X_URL="ftp://user:xxxxx@proxy.example/": want an absolute http or https URL`},
+		{"https://user:hunter22@gw.example/v1#frag", "", `X_URL="https://user:xxxxx@gw.example/v1#frag": a base URL cannot have a #fragment (nothing after # is sent, so every request path would be lost in it); use https://user:xxxxx@gw.example/v1`},
+		{"https://gw.example/v1#", "", `X_URL="https://gw.example/v1#": a base URL cannot have a #fragment (nothing after # is sent, so every request path would be lost in it); use https://gw.example/v1`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.value, func(t *testing.T) {

@@ -7,6 +7,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/searchbench/searchbench/lib/secret"
 )
 
 // Policy says how a call is retried. The zero value makes one attempt with
@@ -41,6 +43,11 @@ type Policy struct {
 	// (nil: context.WithTimeout). Tests replace it to end an attempt
 	// without waiting for the clock.
 	WithTimeout func(ctx context.Context, d time.Duration) (context.Context, context.CancelFunc)
+	// Secrets are scrubbed from a call's error text before it is cut to a
+	// line, besides the call's own credentials (its key headers and its
+	// URL's): a provider or gateway may echo any key the process holds,
+	// in any encoding, and a cut would leave part of it unrecognisable.
+	Secrets *secret.Set
 }
 
 func (p Policy) withTimeout(ctx context.Context, d time.Duration) (context.Context, context.CancelFunc) {

@@ -73,7 +73,7 @@ func missingKey(base string) error {
 // for concurrent use.
 type Client struct {
 	http     *httpx.Client
-	url      string
+	ep       httpx.Endpoint
 	model    string
 	key      string
 	provider string
@@ -99,7 +99,7 @@ func New(cfg Config) (*Client, error) {
 	}
 	return &Client{
 		http:     httpx.NewClient(cfg.Transport, p),
-		url:      httpx.JoinURL(base, "/chat/completions"),
+		ep:       httpx.Endpoint{Service: "chat", Base: base, Path: "/chat/completions"},
 		model:    model,
 		key:      cfg.APIKey,
 		provider: providerOf(base),
@@ -143,14 +143,14 @@ func (c *Client) Chat(ctx context.Context, req *ChatRequest) (*ChatResponse, err
 		return nil, fmt.Errorf("llm chat: encode request: %w", err)
 	}
 	h := http.Header{"Authorization": {"Bearer " + c.key}}
-	respBody, attempts, err := c.http.PostJSON(ctx, c.url, h, json.RawMessage(body), httpx.ErrorDecoder(c.provider))
+	respBody, attempts, err := c.http.Post(ctx, c.ep, h, json.RawMessage(body), httpx.ErrorDecoder(c.provider))
 	if err != nil {
 		return nil, fmt.Errorf("llm chat (model %s): %w", r.Model, err)
 	}
 	resp, err := DecodeResponse(respBody)
 	if err != nil {
 		return nil, fmt.Errorf("llm chat (model %s): %w", r.Model,
-			httpx.WithAttempts(http.MethodPost, c.url, attempts, fmt.Errorf("decode chat completion (%d bytes): %w", len(respBody), err)))
+			httpx.WithAttemptsAt(c.ep, attempts, fmt.Errorf("decode chat completion (%d bytes): %w", len(respBody), err)))
 	}
 	resp.Attempts = attempts
 	return resp, nil

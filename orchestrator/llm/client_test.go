@@ -282,7 +282,7 @@ func TestChatErrors(t *testing.T) {
 			answers:    []answer{{400, nil, vllm400}},
 			wantStatus: []int{400},
 			wantAPI:    &httpx.APIError{Status: 400, Code: "400", Type: "BadRequestError", Message: "This model's maximum context length is 131072 tokens."},
-			wantErr:    "llm chat (model gpt-oss-120b): POST http://",
+			wantErr:    "llm chat (model gpt-oss-120b): chat /chat/completions: 127.0.0.1:",
 		},
 		{
 			name:       "429 until attempts run out",
@@ -456,7 +456,7 @@ func TestNewMissingKeyBeforeAnyRequest(t *testing.T) {
 		t.Fatal("want a base URL error")
 	}
 	c, err := New(Config{APIKey: "k"})
-	if err != nil || c.Model() != DefaultModel || c.url != "https://api.cerebras.ai/v1/chat/completions" || c.provider != "cerebras" {
+	if err != nil || c.Model() != DefaultModel || c.ep.URL() != "https://api.cerebras.ai/v1/chat/completions" || c.provider != "cerebras" {
 		t.Fatalf("New defaults: %+v, %v", c, err)
 	}
 }

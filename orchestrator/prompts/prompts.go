@@ -180,6 +180,12 @@ func Load(root, name string) (*Variant, error) {
 		return nil, err
 	}
 	dir := filepath.Join(root, name)
+	// A variant folder that is a link would read prompts from wherever it
+	// points, past the per-file check below: refused, as linked files are.
+	if fi, err := os.Lstat(dir); err == nil && fi.Mode()&fs.ModeSymlink != 0 {
+		return nil, fmt.Errorf("prompt variant %q: %s is a symbolic link; a variant must be a folder under %s (copy it instead of linking it)",
+			name, filepath.ToSlash(dir), filepath.ToSlash(root))
+	}
 	st, err := os.Stat(dir)
 	switch {
 	case err == nil && !st.IsDir():

@@ -229,6 +229,24 @@ func TestSymlinkedPromptIsRefused(t *testing.T) {
 	}
 }
 
+// TestSymlinkedVariantFolderIsRefused: a variant folder that is a link out
+// of the tree would read every prompt from its target, past the check of
+// linked files; it is refused by name, and so is a linked seed folder.
+func TestSymlinkedVariantFolderIsRefused(t *testing.T) {
+	outside := t.TempDir()
+	write(t, outside, map[string]string{"elsewhere/phase1.md": "Route.\n"})
+	dir := t.TempDir()
+	for _, name := range []string{"mine", "seed"} {
+		if err := os.Symlink(filepath.Join(outside, "elsewhere"), filepath.Join(dir, name)); err != nil {
+			t.Fatal(err)
+		}
+		_, err := Load(dir, name)
+		if err == nil || !strings.Contains(err.Error(), filepath.ToSlash(filepath.Join(dir, name))+" is a symbolic link") {
+			t.Errorf("Load(%s) = %v, want the linked folder refused", name, err)
+		}
+	}
+}
+
 // TestConsentPromptIsTheVariants: the consent classifier's prompt is a file
 // of the variant, inherited from seed when a variant has none, and its own
 // copy changes the variant's hash and names itself as changed, so the

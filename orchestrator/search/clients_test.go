@@ -270,7 +270,7 @@ func TestSearchErrors(t *testing.T) {
 			[]int{429, 200}, []time.Duration{3 * time.Second}, nil, ""},
 		{"tavily 401 not retried", false,
 			[]answer{{401, nil, `{"detail":{"error":"Unauthorized: missing or invalid API key."}}`}},
-			[]int{401}, nil, &httpx.APIError{Provider: "tavily", Status: 401, Message: "Unauthorized: missing or invalid API key."}, `tavily search "q": POST http://`},
+			[]int{401}, nil, &httpx.APIError{Provider: "tavily", Status: 401, Message: "Unauthorized: missing or invalid API key."}, `tavily search "q": tavily /search: HTTP 401 Unauthorized: Unauthorized: missing or invalid API key.`},
 		{"tavily 432 plan limit not retried", false,
 			[]answer{{432, nil, `{"detail":{"error":"This request exceeds your plan's set usage limit."}}`}},
 			[]int{432}, nil, &httpx.APIError{Provider: "tavily", Status: 432, Message: "This request exceeds your plan's set usage limit."}, "HTTP 432"},
@@ -472,5 +472,23 @@ func TestExaOpenAPIShape(t *testing.T) {
 				t.Errorf("decoded %+v", resp)
 			}
 		})
+	}
+}
+
+// TestErrorBodyIn200IsAnError: Tavily and Exa answering 200 with an error
+// body fail the search (the model reads "Search failed: …"), where they
+// were read as a search with no results. The error names the provider and
+// path, not the base URL.
+func TestErrorBodyIn200IsAnError(t *testing.T) {
+	var w waits
+	s := newServer(t, answer{status: 200, body: `{"detail":{"error":"Unauthorized: missing or invalid API key."}}`},
+		answer{status: 200, body: `{"requestId":"abc","error":"You have run out of API credits.","tag":"NO_MORE_CREDITS"}`})
+	_, err := s.tavily(t, &w).Search(context.Background(), TavilyRequest{Query: "q"})
+	if want := `tavily search "q": tavily /search: HTTP 200 OK with an error body: Unauthorized: missing or invalid API key.`; err == nil || err.Error() != want {
+		t.Errorf("tavily: err = %v, want %s", err, want)
+	}
+	_, err = s.exa(t, &w).Search(context.Background(), ExaRequest{Query: "q"})
+	if want := `exa search "q": exa /search: HTTP 200 OK with an error body (NO_MORE_CREDITS): You have run out of API credits. [request abc]`; err == nil || err.Error() != want {
+		t.Errorf("exa: err = %v, want %s", err, want)
 	}
 }

@@ -50,8 +50,10 @@ func policy(p httpx.Policy) httpx.Policy {
 
 // postJSON posts req and decodes a 2xx body into resp; a body that does
 // not decode is an error that still carries the attempts.
-func postJSON(ctx context.Context, c *httpx.Client, url string, h http.Header, req, resp any, provider string) ([]httpx.Attempt, error) {
-	body, attempts, err := c.PostJSON(ctx, url, h, req, httpx.ErrorDecoder(provider))
+// Its errors name the provider and path, never the base URL (see
+// httpx.Endpoint): their text is what the model reads of a failed search.
+func postJSON(ctx context.Context, c *httpx.Client, ep httpx.Endpoint, h http.Header, req, resp any) ([]httpx.Attempt, error) {
+	body, attempts, err := c.Post(ctx, ep, h, req, httpx.ErrorDecoder(ep.Service))
 	if err != nil {
 		return attempts, err
 	}
@@ -59,7 +61,7 @@ func postJSON(ctx context.Context, c *httpx.Client, url string, h http.Header, r
 		return attempts, nil
 	}
 	if err := json.Unmarshal(body, resp); err != nil {
-		return attempts, httpx.WithAttempts(http.MethodPost, url, attempts, fmt.Errorf("decode %s response (%d bytes): %w", provider, len(body), err))
+		return attempts, httpx.WithAttemptsAt(ep, attempts, fmt.Errorf("decode %s response (%d bytes): %w", ep.Service, len(body), err))
 	}
 	return attempts, nil
 }
@@ -91,8 +93,10 @@ func (f *flexFloat) UnmarshalJSON(b []byte) error {
 // 1670 ms and not 1669.9999999999998.
 func secondsToMS(s float64) float64 { return math.Round(s*1e6) / 1e3 }
 
-// quote shows a query in an error, bounded.
-func quote(q string) string {
+// quote shows a query in an error, bounded: scrubbed of the client's
+// secrets first, so the cut leaves no part of one.
+func quote(c *httpx.Client, q string) string {
+	q = c.Policy().Secrets.String(q)
 	if len(q) > 80 {
 		q = strings.ToValidUTF8(q[:80], "") + "…"
 	}

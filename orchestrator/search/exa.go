@@ -295,15 +295,15 @@ func (e *Exa) Search(ctx context.Context, req ExaRequest) (*ExaResponse, error) 
 		errs = append(errs, fmt.Errorf("numResults %d, want 0 to 100", req.NumResults))
 	}
 	if err := errors.Join(errs...); err != nil {
-		return nil, fmt.Errorf("exa search %s: invalid request: %w", quote(req.Query), err)
+		return nil, fmt.Errorf("exa search %s: invalid request: %w", quote(e.http, req.Query), err)
 	}
 	req.Contents = withText(req.Contents)
 	var resp ExaResponse
 	h := http.Header{"X-Api-Key": {e.key}}
 	start := e.now()
-	attempts, err := postJSON(ctx, e.http, httpx.JoinURL(e.base, "/search"), h, req, &resp, "exa")
+	attempts, err := postJSON(ctx, e.http, httpx.Endpoint{Service: "exa", Base: e.base, Path: "/search"}, h, req, &resp)
 	if err != nil {
-		return nil, fmt.Errorf("exa search %s: %w", quote(req.Query), err)
+		return nil, fmt.Errorf("exa search %s: %w", quote(e.http, req.Query), err)
 	}
 	resp.Attempts = attempts
 	resp.RoundTripMS = float64(e.now().Sub(start).Microseconds()) / 1e3

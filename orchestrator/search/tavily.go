@@ -198,12 +198,12 @@ func (r *TavilyResponse) Results() []Result {
 // failure that reached the network httpx.AttemptsOf(err) gives the attempts.
 func (t *Tavily) Search(ctx context.Context, req TavilyRequest) (*TavilyResponse, error) {
 	if err := req.validate(); err != nil {
-		return nil, fmt.Errorf("tavily search %s: invalid request: %w", quote(req.Query), err)
+		return nil, fmt.Errorf("tavily search %s: invalid request: %w", quote(t.http, req.Query), err)
 	}
 	var resp TavilyResponse
 	attempts, err := t.post(ctx, "/search", req, &resp)
 	if err != nil {
-		return nil, fmt.Errorf("tavily search %s: %w", quote(req.Query), err)
+		return nil, fmt.Errorf("tavily search %s: %w", quote(t.http, req.Query), err)
 	}
 	resp.Attempts = attempts
 	return &resp, nil
@@ -286,5 +286,5 @@ func (t *Tavily) Extract(ctx context.Context, req ExtractRequest) (*ExtractRespo
 
 func (t *Tavily) post(ctx context.Context, path string, req, resp any) ([]httpx.Attempt, error) {
 	h := http.Header{"Authorization": {"Bearer " + t.key}}
-	return postJSON(ctx, t.http, httpx.JoinURL(t.base, path), h, req, resp, "tavily")
+	return postJSON(ctx, t.http, httpx.Endpoint{Service: "tavily", Base: t.base, Path: path}, h, req, resp)
 }

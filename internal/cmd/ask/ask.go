@@ -18,6 +18,7 @@ import (
 	"github.com/searchbench/searchbench/internal/cmd/variant"
 	"github.com/searchbench/searchbench/internal/cmdutil"
 	"github.com/searchbench/searchbench/lib/fsutil"
+	"github.com/searchbench/searchbench/lib/visible"
 	"github.com/searchbench/searchbench/orchestrator"
 	"github.com/searchbench/searchbench/orchestrator/httpx"
 	"github.com/searchbench/searchbench/orchestrator/prompts"
@@ -147,7 +148,7 @@ func askRun(ctx context.Context, opts *Options) (err error) {
 		if err != nil {
 			return cmdutil.Infra(err)
 		}
-		fmt.Fprintln(opts.IO.Out, shown(t.Output, opts.JSON || !opts.IO.IsStdoutTTY()))
+		fmt.Fprintln(opts.IO.Out, visible.String(shown(t.Output, opts.JSON || !opts.IO.IsStdoutTTY())))
 		return nil
 	}
 	return converse(ctx, opts, s, st)
@@ -178,7 +179,9 @@ func converse(ctx context.Context, opts *Options, s *orchestrator.Session, st *s
 			// The session stays usable: report and carry on.
 			fmt.Fprintf(opts.IO.ErrOut, "searchbench: %v\n", err)
 		default:
-			fmt.Fprintln(opts.IO.Out, shown(t.Output, opts.JSON || !opts.IO.IsStdoutTTY()))
+			// What the model wrote, inert: no escape sequence, carriage
+			// return or bidi override acts on the terminal.
+			fmt.Fprintln(opts.IO.Out, visible.String(shown(t.Output, opts.JSON || !opts.IO.IsStdoutTTY())))
 		}
 		prompt()
 	}

@@ -3,6 +3,8 @@ package ask_test
 import (
 	"context"
 	"encoding/json"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -85,6 +87,43 @@ func TestMissingKeys(t *testing.T) {
 	for _, v := range []string{"CEREBRAS_API_KEY", "TAVILY_API_KEY", "EXA_API_KEY"} {
 		if !strings.Contains(errOut.String(), v) {
 			t.Errorf("stderr does not name %s: %s", v, errOut)
+		}
+	}
+}
+
+// TestModelOutputIsInert: ask prints what the model wrote, but an OSC
+// window title or clipboard write, a screen clear, a carriage return, a
+// right-to-left override and a line starting a workflow command come out
+// as visible escapes.
+func TestModelOutputIsInert(t *testing.T) {
+	hostile := "Paris.\x1b]0;pwned\x07\x1b]52;c;ZXZpbA==\x07\x1b[2J\x1b[H over\rwrite \u202eexe.txt\n::add-mask::x"
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		json.NewEncoder(w).Encode(map[string]any{"choices": []any{map[string]any{
+			"index": 0, "finish_reason": "stop", "message": map[string]any{"role": "assistant", "content": hostile}}}})
+	}))
+	t.Cleanup(srv.Close)
+	env := map[string]string{"CEREBRAS_API_KEY": "test-key-cerebras", "TAVILY_API_KEY": "test-key-tavily", "EXA_API_KEY": "test-key-exa",
+		"SEARCHBENCH_LLM_BASE_URL": srv.URL + "/v1"}
+	for _, once := range []bool{true, false} {
+		args := []string{"ask"}
+		in := "What is the capital of France\n"
+		if once {
+			args, in = append(args, "--once", "What is the capital of France"), ""
+		}
+		io, out, errOut := cmdutil.Test(in)
+		io.Getenv = func(k string) string { return env[k] }
+		if code := root.Main(context.Background(), args, io); code != 0 {
+			t.Fatalf("exit %d, stderr: %s", code, errOut)
+		}
+		got := out.String()
+		if strings.ContainsAny(got, "\x1b\x07\r\u202e") || strings.Contains(got, "\n::") {
+			t.Errorf("once=%v: raw control characters reach the terminal: %q", once, got)
+		}
+		for _, want := range []string{`\x1b]0;pwned\x07`, `\x1b[2J`, `over\x0dwrite`, `\u202eexe.txt`, `\x3a:add-mask::x`} {
+			if !strings.Contains(got, want) {
+				t.Errorf("once=%v: output lacks %s: %q", once, want, got)
+			}
 		}
 	}
 }

@@ -4,9 +4,11 @@ package record
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"net/http"
 	"path/filepath"
+	"strings"
 	"sync"
 
 	"github.com/schollz/progressbar/v3"
@@ -39,6 +41,8 @@ type Options struct {
 	Samples   int
 	Seed      int64
 	Force     bool
+	// Strict refuses to save a live case in which a search failed.
+	Strict bool
 
 	// Providers is the rate limits and prices file ("": config/providers.yaml
 	// when present, else the built-in copy).
@@ -133,6 +137,7 @@ the command exits 1 naming the budget, what was spent and the cases left;
 	f.IntVar(&opts.Parallel, "parallel", 4, "cases recorded at once (bounds requests in flight)")
 	f.IntVar(&opts.Samples, "samples", 0, "samples recorded per case, each in its own cassette with its own seed (0: as recorded.json lists, else 1)")
 	f.Int64Var(&opts.Seed, "seed", 0, "base `seed` of every sample's draws, sample 1 included (0: the default draws)")
+	f.BoolVar(&opts.Strict, "strict", false, "--backend live: do not save a case in which a search failed (the provider's error would be recorded as what the model saw)")
 	f.BoolVar(&opts.Force, "force", false, "let --backend sim replace cassettes recorded live (refused otherwise: they cost money)")
 	f.StringVar(&opts.Providers, "providers", DefaultProviders, "rate limits and prices `file` (the built-in copy when the default is absent)")
 	f.Float64Var(&opts.MaxUSD, "max-usd", 0, "stop starting cases when the next would pass this many `dollars` (estimated; 0: no budget)")
@@ -284,6 +289,40 @@ func recordRun(ctx context.Context, opts *Options) error {
 	}
 	var mu sync.Mutex
 	b := &budget{maxUSD: opts.MaxUSD, maxTokens: opts.MaxTokens, used: map[string]price.Usage{}}
+	// A resumed recording's budget counts what the recordings it finishes
+	// have spent already (recorded.json keeps it while cases are left).
+	if m, err := shelf.LoadManifest(); err == nil && opts.Stale && m.Unfinished != nil {
+		b.spentUSD, b.spentTokens = m.Unfinished.SpentUSD, m.Unfinished.SpentTokens
+		if b.spentUSD > 0 || b.spentTokens > 0 {
+			summary(opts, fmt.Sprintf("resuming a recording that has spent %s (%s tokens) so far; the budget counts it", usdString(b.spentUSD), thousands(b.spentTokens)))
+		}
+	}
+	carried := b.spentUSD
+	type spend struct {
+		usd    float64
+		tokens int
+	}
+	spent := map[string]spend{}
+	var searches failedSearches
+	cassettes := 0
+	ropts.Strict = opts.Strict
+	ropts.FailedSearch = func(c *dataset.Case, s []string) {
+		mu.Lock()
+		defer mu.Unlock()
+		searches.add(c, s)
+	}
+	ropts.Cost = func(c *dataset.Case) (float64, int) {
+		mu.Lock()
+		defer mu.Unlock()
+		return spent[c.Key()].usd, spent[c.Key()].tokens
+	}
+	recorded := 0 // cases whose cassettes and description are on disk
+	ropts.Saved = func(c *dataset.Case, n int) {
+		mu.Lock()
+		defer mu.Unlock()
+		recorded++
+		cassettes += n
+	}
 	var bar *progressbar.ProgressBar
 	var pipe *pipeProgress
 	stopPipe := func() {}
@@ -308,7 +347,7 @@ func recordRun(ctx context.Context, opts *Options) error {
 		stopPipe = func() { stop(); wg.Wait() }
 		defer stopPipe()
 	}
-	failed, finished := 0, 0 // finished: cases that started and ended, either way
+	finished := 0 // cases that started and ended, either way
 	ropts.Admit = func(c *dataset.Case) bool {
 		mu.Lock()
 		defer mu.Unlock()
@@ -324,9 +363,6 @@ func recordRun(ctx context.Context, opts *Options) error {
 		mu.Lock()
 		defer mu.Unlock()
 		finished++
-		if err != nil {
-			failed++
-		}
 		e := est[c.Key()]
 		u, ok := b.used[c.Key()]
 		usd := e.USD // a failed case spent an unknown part: count the estimate
@@ -336,6 +372,7 @@ func recordRun(ctx context.Context, opts *Options) error {
 			tokens = u.Tokens()
 		}
 		b.finish(e, usd, tokens)
+		spent[c.Key()] = spend{usd, tokens}
 		if bar != nil {
 			bar.Describe(desc + " " + progressLine(pacer, b, unpriced))
 			bar.Add(1)
@@ -356,24 +393,32 @@ func recordRun(ctx context.Context, opts *Options) error {
 			}
 		}
 	}
+	searches.warn(opts.IO.ErrOut, opts.IO.Width(false))
+	resume := resumeCommand(opts, v, mode, policy)
 	var budgetErr error
 	if b.stopped {
-		budgetErr = fmt.Errorf("budget reached: %s; spent %s (%s tokens) on %d cases; %d of %d cases left, not started (their cassettes are unchanged): raise the budget and run record --stale to resume",
-			b.describe(), spentString(b.spentUSD, unpriced), thousands(b.spentTokens), finished, total-finished, total)
+		budgetErr = fmt.Errorf("budget reached: %s; spent %s (%s tokens) on %d cases%s; %d of %d cases left, not started (their cassettes are unchanged; replay refuses them until they are recorded): raise the budget and resume with:\n  %s",
+			b.describe(), spentString(b.spentUSD, unpriced), thousands(b.spentTokens), finished, carriedNote(carried), total-finished, total, resume)
 	}
 	if err != nil || ctx.Err() != nil {
 		if err == nil {
 			err = ctx.Err()
 		}
-		if failed == 0 && ctx.Err() == nil {
+		if finished == 0 && ctx.Err() == nil && !isDiskError(err) {
 			// Nothing was recorded: a configuration problem (a missing key).
 			return cmdutil.Usage(err)
 		}
-		// Say what happened to every case: an interrupted recording has
-		// cases that never started, and their cassettes are unchanged.
-		err = fmt.Errorf("%d of %d cases started: %d recorded, %d failed or interrupted; %d not started "+
-			"(the cassettes of cases not recorded are unchanged):\n%w",
-			finished, total, finished-failed, failed, total-finished, err)
+		// Say what happened to every case, what stopped the recording, and
+		// the one command that finishes it. recorded.json lists every case
+		// not recorded as unfinished: replay refuses them, whatever their
+		// cassettes, and --stale records exactly those.
+		var b strings.Builder
+		for _, l := range report.WrapText(fmt.Sprintf("%d of %d cases recorded (%d cassettes); %d failed or interrupted, %d not started: "+
+			"recorded.json notes them unfinished, and replay refuses them until they are recorded. %s:",
+			recorded, total, cassettes, finished-recorded, total-finished, resumeVerb(err)), cmdutil.DefaultWidth, "") {
+			b.WriteString(l + "\n")
+		}
+		err = fmt.Errorf("%s\n%s  %s\nwhat failed:\n%w", stopCause(ctx.Err(), err), b.String(), resume, err)
 		if budgetErr != nil {
 			err = fmt.Errorf("%w\n%w", budgetErr, err)
 		}
@@ -386,16 +431,52 @@ func recordRun(ctx context.Context, opts *Options) error {
 	if policy != "" {
 		by += ", policy " + policy
 	}
-	spent := ""
+	spentNote := ""
 	if opts.Backend == evalrun.BackendLive {
-		spent = "; spent " + spentString(b.spentUSD, unpriced)
+		spentNote = "; spent " + spentString(b.spentUSD, unpriced) + carriedNote(carried)
 	}
 	if opts.Samples > 1 {
-		summary(opts, fmt.Sprintf("recorded %d cases × %d samples = %d cassettes under %s (variant %s, hash %s; backend %s%s)", total, opts.Samples, total*opts.Samples, filepath.ToSlash(shelf.Dir()), v.Name, v.Hash, by, spent))
+		summary(opts, fmt.Sprintf("recorded %d cases × %d samples = %d cassettes under %s (variant %s, hash %s; backend %s%s)", recorded, opts.Samples, cassettes, filepath.ToSlash(shelf.Dir()), v.Name, v.Hash, by, spentNote))
 		return nil
 	}
-	summary(opts, fmt.Sprintf("recorded %d cassettes under %s (variant %s, hash %s; backend %s%s)", total, filepath.ToSlash(shelf.Dir()), v.Name, v.Hash, by, spent))
+	summary(opts, fmt.Sprintf("recorded %d cassettes under %s (variant %s, hash %s; backend %s%s)", cassettes, filepath.ToSlash(shelf.Dir()), v.Name, v.Hash, by, spentNote))
 	return nil
+}
+
+// carriedNote says how much of a budget's spend an earlier, unfinished
+// recording made.
+func carriedNote(carried float64) string {
+	if carried <= 0 {
+		return ""
+	}
+	return fmt.Sprintf(" (%s of it before, by the recording this one resumes)", usdString(carried))
+}
+
+// isDiskError reports whether a recording stopped because the disk refused
+// a write.
+func isDiskError(err error) bool {
+	var de *evalrun.DiskError
+	return errors.As(err, &de)
+}
+
+// stopCause is the first line of a recording that did not finish: why.
+func stopCause(ctxErr, err error) string {
+	var de *evalrun.DiskError
+	switch {
+	case ctxErr != nil:
+		return "recording interrupted (" + ctxErr.Error() + ")"
+	case errors.As(err, &de):
+		return "recording stopped: the disk refused a write (" + de.Cause() + ")"
+	}
+	return "recording finished with failed cases"
+}
+
+// resumeVerb says what to do before the resume command.
+func resumeVerb(err error) string {
+	if isDiskError(err) {
+		return "Free disk space, then resume with"
+	}
+	return "Resume with"
 }
 
 // Run records as the command would with opts; tests call it to inject a

@@ -125,6 +125,11 @@ func TestInterruptedRecordSaysWhatHappened(t *testing.T) {
 	if code != cmdutil.ExitInterrupted || !strings.Contains(errOut.String(), " not started") {
 		t.Fatalf("exit %d, stderr: %s", code, errOut)
 	}
+	// It names the one command that resumes, and claims no case unchanged.
+	resume := "searchbench record --backend sim --variant seed --mode model --datasets ../../../datasets --cassettes " + dir + " --filter dataset:routing --stale"
+	if !strings.Contains(errOut.String(), "Resume with:\n  "+resume+"\n") || strings.Contains(errOut.String(), "unchanged") {
+		t.Errorf("the interrupted recording does not name %q (or claims cassettes unchanged):\n%s", resume, errOut)
+	}
 	if tmp := temporaries(t, dir); len(tmp) > 0 {
 		t.Errorf("temporaries left: %v", tmp)
 	}

@@ -140,6 +140,20 @@ func runRun(ctx context.Context, opts *Options) error {
 	// then streamed again into the replay. The same pass counts the
 	// selection and sums up how its cassettes were recorded.
 	shelf := (&evalrun.Options{Variant: v, Mode: mode, Cassettes: opts.Cassettes}).Shelf()
+	// A recording into the shelf holds its lock while cassettes and
+	// recorded.json change: wait for it before reading recorded.json, and
+	// keep it out until the replay is done, so the manifest read is the
+	// one the cassettes replayed match.
+	unlockShelf := func() {}
+	if fi, err := os.Lstat(shelf.Dir()); err == nil && fi.IsDir() {
+		unlock, err := fsutil.LockDirShared(shelf.Dir())
+		if err != nil {
+			return cmdutil.Infra(err)
+		}
+		var once sync.Once
+		unlockShelf = func() { once.Do(unlock) }
+		defer unlockShelf()
+	}
 	manifest, manifestErr := shelf.LoadManifestCompact()
 	var un unplayable
 	items, err := evalrun.OpenStream(opts.Datasets, filter, shard, shelf, manifest, func(c *dataset.Case) {
@@ -263,6 +277,7 @@ func runRun(ctx context.Context, opts *Options) error {
 		return cmdutil.Infra(err)
 	}
 	sum, err := evalrun.Replay(ctx, items, ropts, meta, report.Multi(writers...))
+	unlockShelf()
 	cacheWarning()
 	if err != nil {
 		return cmdutil.Infra(err)
@@ -484,6 +499,8 @@ func (u *unplayable) add(c *dataset.Case, chk evalrun.Check) {
 		}
 	case evalrun.StatusMissing:
 		u.Missing++
+	case evalrun.StatusUnfinished:
+		u.Unfinished++
 	default:
 		return
 	}
@@ -499,14 +516,16 @@ func (u *unplayable) add(c *dataset.Case, chk evalrun.Check) {
 // nil when every one can, with the one command that re-records them all
 // (record --stale records the missing ones too).
 func (u *unplayable) summary(opts *Options, v *prompts.Variant, mode string, of int) *report.Unplayable {
-	if u.Stale+u.Missing == 0 {
+	if u.Stale+u.Missing+u.Unfinished == 0 {
 		return nil
 	}
 	out := u.Unplayable
 	slices.Sort(out.Changed)
 	out.Of = of
 	chk := u.first
-	chk.Status = evalrun.StatusStale
+	if chk.Status != evalrun.StatusUnfinished {
+		chk.Status = evalrun.StatusStale // --stale records the missing ones too
+	}
 	out.Command = rerecord(opts, v, mode, nil, chk)
 	out.Line = out.Summary()
 	return &out
@@ -519,6 +538,11 @@ func (u *unplayable) summary(opts *Options, v *prompts.Variant, mode string, of 
 // other a --filter on the case.
 func rerecord(opts *Options, v *prompts.Variant, mode string, c *dataset.Case, chk evalrun.Check) string {
 	backend, policy := chk.Entry.Backend, chk.Entry.Policy
+	samples, seed := 0, int64(0)
+	if u := chk.Unfinished; chk.Status == evalrun.StatusUnfinished && u != nil && u.Backend != "" {
+		// Finished as the recording that left it was recording it.
+		backend, policy, samples, seed = u.Backend, u.Policy, u.Samples, u.Seed
+	}
 	if backend == "" {
 		backend = evalrun.BackendLive
 		if slices.Contains(sim.Policies(), v.Name) {
@@ -537,7 +561,13 @@ func rerecord(opts *Options, v *prompts.Variant, mode string, c *dataset.Case, c
 	if opts.Cassettes != "cassettes" {
 		args = append(args, "--cassettes", opts.Cassettes)
 	}
-	if chk.Status == evalrun.StatusStale {
+	if samples > 0 {
+		args = append(args, "--samples", fmt.Sprint(samples))
+	}
+	if seed != 0 {
+		args = append(args, "--seed", fmt.Sprint(seed))
+	}
+	if chk.Status == evalrun.StatusStale || chk.Status == evalrun.StatusUnfinished {
 		args = append(args, "--stale")
 		for _, f := range opts.Filter {
 			args = append(args, "--filter", f)

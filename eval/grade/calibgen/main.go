@@ -7,10 +7,20 @@
 // models judged acceptable or not by people; data/model_outputs/*.jsonl
 // hold each question's gold answers.
 //
-// Each output line is one (question, gold answers, model answer, human
-// label), in the JSONL form `searchbench grade --file` reads:
+// Each output line is one model's answer to one question, with the
+// question's gold answers and the human label, in the JSONL form
+// `searchbench grade --file` reads:
 //
-//	{"id":"nq301-024-02","question":"…","gold":["Bobby Scott","Bob Russell"],"answer":"bob russell","human":"correct"}
+//	{"id":"nq301-024-fid","question":"…","gold":["Bobby Scott","Bob Russell"],"answer":"Bob Russell","human":"correct","model":"FiD","label_from":"annotators"}
+//
+// As in the paper's evaluation (its AnnotatedEM), every model's answer to
+// every question is an item: the label is the annotators' verdict on that
+// answer (found by its exact text, else by its SQuAD-normalised text among
+// the question's judged answers); an answer no annotator judged that
+// exactly matches a gold answer (SQuAD normalisation) is correct, as the
+// paper counts it ("label_from": "exact_match"); any other answer has no
+// label and is left out. The answer of a model that gave a list is its
+// first element, as the paper's code reads it.
 //
 // The set is split ONCE, by question, into a tuning part and a held-out
 // part: a question goes to the held-out part when the first byte of
@@ -35,10 +45,13 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 
 	"golang.org/x/text/encoding/charmap"
@@ -50,9 +63,15 @@ type Item struct {
 	Question string   `json:"question"`
 	Gold     []string `json:"gold"`
 	Answer   string   `json:"answer"`
-	// Human is the annotators' verdict on the answer: "correct" (the
-	// column "Acceptable?" says Yes) or "incorrect" (No).
+	// Human is the label: "correct" or "incorrect".
 	Human string `json:"human"`
+	// Model is the QA model that gave the answer (the output file's name).
+	Model string `json:"model"`
+	// LabelFrom says where the label comes from: "annotators" (the
+	// column "Acceptable?" of NQ301_human.tsv) or "exact_match" (an
+	// answer no annotator judged that exactly matches a gold answer,
+	// which the paper counts correct).
+	LabelFrom string `json:"label_from"`
 }
 
 const splitSalt = "searchbench calibration split\x00"
@@ -78,16 +97,42 @@ func main() {
 }
 
 func run(src, out string) error {
-	gold, err := readGold(filepath.Join(src, "data", "model_outputs"))
+	outputs, err := readOutputs(filepath.Join(src, "data", "model_outputs"))
 	if err != nil {
 		return err
 	}
-	items, dropped, err := readHuman(filepath.Join(src, "data", "NQ301_human.tsv"), gold)
+	judged, qids, err := readHuman(filepath.Join(src, "data", "NQ301_human.tsv"))
 	if err != nil {
 		return err
+	}
+	gold := map[string][]string{}
+	for _, o := range outputs {
+		for _, a := range o.gold {
+			if !slices.Contains(gold[o.question], a) {
+				gold[o.question] = append(gold[o.question], a)
+			}
+		}
 	}
 	var tuning, heldout []Item
-	for _, it := range items {
+	counts := map[string]int{}
+	for _, o := range outputs {
+		j, ok := judged[o.question]
+		if !ok {
+			continue // not one of the 301 annotated questions
+		}
+		it := Item{ID: fmt.Sprintf("nq301-%03d-%s", qids[o.question], strings.ToLower(o.model)),
+			Question: o.question, Gold: gold[o.question], Answer: o.answer, Model: o.model}
+		switch v, how := j.verdict(o.answer); {
+		case how != "":
+			it.Human, it.LabelFrom = v, "annotators"
+			counts[how]++
+		case exactMatch(o.answer, gold[o.question]):
+			it.Human, it.LabelFrom = "correct", "exact_match"
+			counts["exact match"]++
+		default:
+			counts["no label (left out)"]++
+			continue
+		}
 		if HeldOut(it.Question) {
 			heldout = append(heldout, it)
 		} else {
@@ -99,15 +144,24 @@ func run(src, out string) error {
 			return err
 		}
 	}
-	fmt.Printf("calibgen: %d judged answers (%d tuning, %d held-out); %d dropped: %s\n",
-		len(items), len(tuning), len(heldout), len(dropped), strings.Join(dropped, "; "))
+	var parts []string
+	for _, k := range slices.Sorted(maps.Keys(counts)) {
+		parts = append(parts, fmt.Sprintf("%s %d", k, counts[k]))
+	}
+	fmt.Printf("calibgen: %d items (%d tuning, %d held-out); labels: %s\n",
+		len(tuning)+len(heldout), len(tuning), len(heldout), strings.Join(parts, ", "))
 	return nil
 }
 
-// readGold reads every question's gold answers from the model output
-// files: the union of the lists they give (some files carry an extra
-// spelling), in first-seen order, mis-decoded UTF-8 repaired.
-func readGold(dir string) (map[string][]string, error) {
+// output is one model's answer to one question.
+type output struct {
+	model, question, answer string
+	gold                    []string
+}
+
+// readOutputs reads every model's answers, file by file (sorted), with
+// each question's gold answers, mis-decoded UTF-8 repaired.
+func readOutputs(dir string) ([]output, error) {
 	paths, err := filepath.Glob(filepath.Join(dir, "*.jsonl"))
 	if err != nil {
 		return nil, err
@@ -116,8 +170,9 @@ func readGold(dir string) (map[string][]string, error) {
 		return nil, fmt.Errorf("no *.jsonl in %s", dir)
 	}
 	sort.Strings(paths)
-	gold := map[string][]string{}
+	var out []output
 	for _, p := range paths {
+		model := modelName(p)
 		f, err := os.Open(p)
 		if err != nil {
 			return nil, err
@@ -128,26 +183,89 @@ func readGold(dir string) (map[string][]string, error) {
 		for sc.Scan() {
 			line++
 			var rec struct {
-				Question string   `json:"question"`
-				Answer   []string `json:"answer"`
+				Question   string          `json:"question"`
+				Answer     []string        `json:"answer"`
+				Prediction json.RawMessage `json:"prediction"`
 			}
 			if err := json.Unmarshal(sc.Bytes(), &rec); err != nil {
 				f.Close()
 				return nil, fmt.Errorf("%s:%d: %v", p, line, err)
 			}
+			pred, err := prediction(rec.Prediction)
+			if err != nil {
+				f.Close()
+				return nil, fmt.Errorf("%s:%d: prediction: %v", p, line, err)
+			}
+			o := output{model: model, question: rec.Question, answer: pred}
 			for _, a := range rec.Answer {
-				a = strings.Join(strings.Fields(repair(a)), " ")
-				if a != "" && !slices.Contains(gold[rec.Question], a) {
-					gold[rec.Question] = append(gold[rec.Question], a)
+				if a = strings.Join(strings.Fields(repair(a)), " "); a != "" && !slices.Contains(o.gold, a) {
+					o.gold = append(o.gold, a)
 				}
 			}
+			out = append(out, o)
 		}
 		f.Close()
 		if err := sc.Err(); err != nil {
 			return nil, fmt.Errorf("%s: %v", p, err)
 		}
 	}
-	return gold, nil
+	return out, nil
+}
+
+// modelName names a model output file's model: "NQ_FiD-KD.jsonl" is
+// FiD-KD, "NQ301_text-davinci-003_zeroshot.jsonl" InstructGPT-zeroshot.
+func modelName(path string) string {
+	n := strings.TrimSuffix(filepath.Base(path), ".jsonl")
+	n = strings.TrimPrefix(strings.TrimPrefix(n, "NQ301_"), "NQ_")
+	n = strings.Replace(n, "text-davinci-003_", "InstructGPT-", 1)
+	return strings.TrimSuffix(n, "-n64")
+}
+
+// prediction is a model's answer: a string, or the first of a list (as
+// the paper's read_predict_file takes it), trimmed.
+func prediction(raw json.RawMessage) (string, error) {
+	var s string
+	if json.Unmarshal(raw, &s) == nil {
+		return strings.TrimSpace(s), nil
+	}
+	var l []string
+	if err := json.Unmarshal(raw, &l); err != nil {
+		return "", err
+	}
+	if len(l) == 0 {
+		return "", fmt.Errorf("an empty list")
+	}
+	return strings.TrimSpace(l[0]), nil
+}
+
+// squadNormalize is the SQuAD evaluation script's normalize_answer: lower
+// case, ASCII punctuation removed, the articles a, an and the removed,
+// whitespace collapsed.
+func squadNormalize(s string) string {
+	s = strings.ToLower(s)
+	s = strings.Map(func(r rune) rune {
+		if r < 128 && strings.ContainsRune("!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~", r) {
+			return -1
+		}
+		return r
+	}, s)
+	var kept []string
+	for _, w := range strings.Fields(articleRE.ReplaceAllString(s, " ")) {
+		kept = append(kept, w)
+	}
+	return strings.Join(kept, " ")
+}
+
+var articleRE = regexp.MustCompile(`\b(a|an|the)\b`)
+
+func exactMatch(answer string, gold []string) bool {
+	a := squadNormalize(answer)
+	for _, g := range gold {
+		if squadNormalize(g) == a {
+			return true
+		}
+	}
+	return false
 }
 
 // repair undoes UTF-8 read as Windows-1252 ("FernÃ¡ndez" is "Fernández"),
@@ -167,10 +285,27 @@ func isUTF8(b []byte) bool {
 	return bytes.Equal([]byte(string([]rune(string(b)))), b) && !bytes.ContainsRune(b, '\uFFFD')
 }
 
-// readHuman reads the judged answers: one item per distinct (question,
-// answer); an answer judged twice with different verdicts is dropped, and
-// so is one whose question has no gold answer.
-func readHuman(path string, gold map[string][]string) ([]Item, []string, error) {
+// judgments are the annotators' verdicts on one question's answers, by
+// exact text and by SQuAD-normalised text.
+type judgments struct {
+	exact, normalized map[string]string // "" under normalized: conflicting verdicts
+}
+
+// verdict is the label of answer and how it was found ("" when no
+// annotator judged it).
+func (j judgments) verdict(answer string) (label, how string) {
+	if v, ok := j.exact[answer]; ok {
+		return v, "annotators (exact text)"
+	}
+	if v := j.normalized[squadNormalize(answer)]; v != "" {
+		return v, "annotators (normalised text)"
+	}
+	return "", ""
+}
+
+// readHuman reads the judged answers of NQ301_human.tsv by question, and
+// each question's id there.
+func readHuman(path string) (map[string]judgments, map[string]int, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, nil, err
@@ -193,12 +328,8 @@ func readHuman(path string, gold map[string][]string) ([]Item, []string, error) 
 			return nil, nil, fmt.Errorf("%s: no column %q (columns: %s)", path, want, strings.Join(head, ", "))
 		}
 	}
-	type key struct{ q, a string }
-	var items []Item
-	index := map[key]int{}
-	conflict := map[key]bool{}
-	perQuestion := map[string]int{}
-	var dropped []string
+	out := map[string]judgments{}
+	qids := map[string]int{}
 	line := 1
 	for sc.Scan() {
 		line++
@@ -209,47 +340,38 @@ func readHuman(path string, gold map[string][]string) ([]Item, []string, error) 
 			}
 			return ""
 		}
-		q, a, verdict := get("Question"), strings.TrimSpace(get("Model answer")), strings.TrimSpace(get("Acceptable?"))
-		var human string
-		switch strings.ToLower(verdict) {
+		q, a := get("Question"), strings.TrimSpace(get("Model answer"))
+		var label string
+		switch strings.ToLower(strings.TrimSpace(get("Acceptable?"))) {
 		case "yes":
-			human = "correct"
+			label = "correct"
 		case "no":
-			human = "incorrect"
+			label = "incorrect"
 		default:
-			dropped = append(dropped, fmt.Sprintf("line %d: no verdict", line))
-			continue
+			return nil, nil, fmt.Errorf("%s:%d: no verdict in column Acceptable?", path, line)
 		}
-		if len(gold[q]) == 0 {
-			dropped = append(dropped, fmt.Sprintf("line %d: no gold answers for %q", line, q))
-			continue
+		id, err := strconv.Atoi(get("id"))
+		if err != nil {
+			return nil, nil, fmt.Errorf("%s:%d: id %q: %v", path, line, get("id"), err)
 		}
-		k := key{q, a}
-		if i, dup := index[k]; dup {
-			if items[i].Human != human {
-				conflict[k] = true
-			}
-			continue
+		qids[q] = id
+		j, ok := out[q]
+		if !ok {
+			j = judgments{exact: map[string]string{}, normalized: map[string]string{}}
+			out[q] = j
 		}
-		perQuestion[q]++
-		index[k] = len(items)
-		items = append(items, Item{
-			ID:       fmt.Sprintf("nq301-%03s-%02d", get("id"), perQuestion[q]),
-			Question: q, Gold: gold[q], Answer: a, Human: human,
-		})
+		j.exact[a] = label
+		n := squadNormalize(a)
+		if prev, seen := j.normalized[n]; seen && prev != label {
+			j.normalized[n] = ""
+		} else if !seen {
+			j.normalized[n] = label
+		}
 	}
 	if err := sc.Err(); err != nil {
 		return nil, nil, fmt.Errorf("%s: %v", path, err)
 	}
-	var kept []Item
-	for _, it := range items {
-		if conflict[key{it.Question, it.Answer}] {
-			dropped = append(dropped, fmt.Sprintf("%s: judged both correct and incorrect", it.ID))
-			continue
-		}
-		kept = append(kept, it)
-	}
-	return kept, dropped, nil
+	return out, qids, nil
 }
 
 func write(path string, items []Item) error {

@@ -274,7 +274,7 @@ func markApprox(text string, v *Value) {
 	}
 }
 
-var approxWords = []string{"about", "around", "approximately", "approx.", "roughly", "nearly", "almost", "circa", "c.", "ca.", "~", "≈", "some"}
+var approxWords = []string{"late", "early", "mid", "mid-", "about", "around", "approximately", "approx.", "roughly", "nearly", "almost", "circa", "c.", "ca.", "~", "≈", "some"}
 
 var boundWords = map[string]Bound{
 	"over": AtLeast, "more than": AtLeast, "at least": AtLeast, "above": AtLeast, "upwards of": AtLeast, ">": AtLeast, "≥": AtLeast,

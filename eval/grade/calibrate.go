@@ -1,6 +1,8 @@
 package grade
 
 import (
+	"math"
+
 	"github.com/searchbench/searchbench/eval/stats"
 )
 
@@ -19,6 +21,9 @@ type Agreement struct {
 	Kappa   float64 `json:"kappa"`
 	KappaLo float64 `json:"kappa_low"`
 	KappaHi float64 `json:"kappa_high"`
+	// NoKappa is set when κ is undefined (both sides used one label, or
+	// nothing was decided); the three figures are then 0.
+	NoKappa bool `json:"no_kappa,omitempty"`
 	// Table counts the decided items by human label (rows: correct, not
 	// correct) and grader label (columns: the same).
 	Table [2][2]int `json:"table"`
@@ -56,7 +61,11 @@ func Measure(grader string, items []Item, verdicts []Verdict) Agreement {
 		a.ByRule[key] = c
 	}
 	k := stats.CohensKappa([][]int{a.Table[0][:], a.Table[1][:]})
-	a.Kappa, a.KappaLo, a.KappaHi = k.Kappa, k.Lo, k.Hi
+	if math.IsNaN(k.Kappa) {
+		a.NoKappa = true
+	} else {
+		a.Kappa, a.KappaLo, a.KappaHi = k.Kappa, k.Lo, k.Hi
+	}
 	return a
 }
 

@@ -203,9 +203,9 @@ func readValue(text string, s, e int, rest [][]int, taken func(s, e int) bool) (
 		low := strings.ToLower(suf)
 		switch {
 		case v.Kind == Number && plain && decimals == 0 && ordinalSuffix(num, low):
-			v.Kind, v.End = Ordinal, p+n
+			v.Kind, v.End, v.Hi, v.Tol = Ordinal, p+n, v.Num, 0
 			return century(text, v), 0, true
-		case v.Kind == Number && plain && decimals == 0 && (low == "s") && num >= 1000 && num < 2100 && int(num)%10 == 0:
+		case v.Kind == Number && plain && decimals == 0 && low == "s" && num >= 1000 && num < 2100 && int(num)%10 == 0:
 			v.End = p + n
 			return decade(text, v), 0, true
 		case gluedScales[suf] > 0:
@@ -349,7 +349,7 @@ func ordinalSuffix(n float64, suf string) bool {
 			want = "rd"
 		}
 	}
-	return suf == want || suf == "e" || suf == "er" || suf == "eme" || suf == "o" || suf == "a"
+	return suf == want || suf == "e" || suf == "er" || suf == "eme"
 }
 
 // wordAt returns the word (or phrase from list) at p after at most one

@@ -13,6 +13,9 @@
 //	phase2.md      system prompt of Phase 2 (tools offered)
 //	structured.md  appended to phase2.md in structured output mode
 //	decline.md     system prompt after the user declined a search
+//	judge-correctness.md
+//	               system prompt of the correctness judge (eval/grade),
+//	               which grades what the rules cannot
 //	tools.json     the function tools offered in Phase 2 (OpenAI tools array)
 //	variant.yaml   settings: model, reasoning_effort, temperature,
 //	               max_completion_tokens, mode, always_on_search
@@ -60,10 +63,11 @@ const (
 	DeclineFile    = "decline.md"
 	ToolsFile      = "tools.json"
 	SettingsFile   = "variant.yaml"
+	JudgeFile      = "judge-correctness.md"
 )
 
 // Files lists every file a variant may hold, in the order hashes list them.
-var Files = []string{Phase1File, Phase2File, StructuredFile, DeclineFile, ToolsFile, SettingsFile}
+var Files = []string{Phase1File, Phase2File, StructuredFile, DeclineFile, ToolsFile, SettingsFile, JudgeFile}
 
 // Output modes a variant may set (the orchestrator's trace.ModeModel and
 // trace.ModeStructured; repeated here to keep this package a leaf).
@@ -80,6 +84,8 @@ type Set struct {
 	Structured string
 	Decline    string
 	Tools      json.RawMessage // compact JSON array
+	// Judge is the correctness judge's system prompt.
+	Judge string
 }
 
 // Phase2System returns the Phase 2 system prompt for an output mode.
@@ -316,6 +322,7 @@ func load(dir, name string, base *Variant) (*Variant, error) {
 		Structured: text(StructuredFile),
 		Decline:    text(DeclineFile),
 		Tools:      json.RawMessage(text(ToolsFile)),
+		Judge:      text(JudgeFile),
 	}
 	h := sha256.New()
 	for _, file := range Files {
@@ -337,6 +344,8 @@ func (v *Variant) text(file string) string {
 		return v.Prompts.Decline
 	case ToolsFile:
 		return string(v.Prompts.Tools)
+	case JudgeFile:
+		return v.Prompts.Judge
 	}
 	return ""
 }

@@ -696,9 +696,9 @@ func (e *evaluation) thresholds(s, base *report.Summary, filtered bool) {
 					Explanation: fmt.Sprintf("%s is below the minimum set at %s", m.Name, where)})
 			}
 			if t.Max != nil && (x == nil || x.Cmp(boundOf(t.MaxExact, *t.Max)) > 0) {
-				e.add(Violation{Kind: KindThreshold, Metric: m.Name,
+				e.add(Violation{Kind: KindThreshold, Metric: m.Name, Case: sample(m.Cases),
 					Want: "≤ " + report.FormatNumber(m.Unit, *t.Max), Got: describe(m),
-					Explanation: fmt.Sprintf("%s is above the maximum set at %s", m.Name, where)})
+					Explanation: fmt.Sprintf("%s is above the maximum set at %s", m.Name, where) + metricCases(m)})
 			}
 		}
 		if matched {
@@ -717,6 +717,15 @@ func (e *evaluation) thresholds(s, base *report.Summary, filtered bool) {
 		e.add(Violation{Kind: KindNoData, Metric: t.Pattern, Want: bounds(t), Got: "no data",
 			Explanation: fmt.Sprintf("the threshold at %s cannot be checked: no case of this run produced %s (its scorer, check or cases are gone?); a gate that cannot check must not pass (no_data: pass allows it)", where, t.Pattern)})
 	}
+}
+
+// metricCases names the cases a metric lists (score.Metric.Cases), for a
+// violation: "; cases: flows/a, flows/b".
+func metricCases(m score.Metric) string {
+	if len(m.Cases) == 0 {
+		return ""
+	}
+	return "; cases: " + sample(m.Cases)
 }
 
 func hasMatch(s *report.Summary, pattern string) bool {

@@ -2,6 +2,7 @@ package grade
 
 import (
 	"strings"
+	"sync"
 	"unicode"
 
 	"golang.org/x/text/runes"
@@ -9,15 +10,29 @@ import (
 	"golang.org/x/text/unicode/norm"
 )
 
-var foldT = transform.Chain(norm.NFKD, runes.Remove(runes.In(unicode.Mn)), norm.NFC)
+// folders hold the diacritic-stripping transformers: a transformer keeps
+// state, so each goroutine takes its own.
+var folders = sync.Pool{New: func() any { return transform.Chain(norm.NFKD, runes.Remove(runes.In(unicode.Mn)), norm.NFC) }}
+
+func stripMarks(s string) string {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= 0x80 {
+			t := folders.Get().(transform.Transformer)
+			out, _, err := transform.String(t, s)
+			t.Reset()
+			folders.Put(t)
+			if err != nil {
+				return s
+			}
+			return out
+		}
+	}
+	return s
+}
 
 // fold lower-cases s and strips its diacritics: "Dáin" is "dain".
 func fold(s string) string {
-	out, _, err := transform.String(foldT, s)
-	if err != nil {
-		out = s
-	}
-	return strings.ToLower(out)
+	return strings.ToLower(stripMarks(s))
 }
 
 // articles are dropped from both sides before matching (in English,

@@ -36,6 +36,7 @@ const (
 	RuleNoMatch              = "no_match"              // no gold answer found, nothing to contradict it: deferred
 	RuleStaleGold            = "stale_gold"            // a time-sensitive question, a gold without as_of: deferred
 	RuleCoarserDate          = "coarser_date"          // the gold day's year or month, when the day is not asked for
+	RuleOtherValues          = "other_values"          // values that differ from the gold's in a longer answer: deferred
 	RuleNameVariant          = "name_variant"          // the gold name without middle names, or with initials
 )
 
@@ -116,6 +117,8 @@ func Rules(question string, gold Gold, ans Answer) Verdict {
 	stale := gold.AsOf == "" && timeSensitiveRE.MatchString(fold(question))
 	if rel, got, want := valueRelation(a, gold.Answers); rel != quantity.Incomparable {
 		switch {
+		case (rel == quantity.Disagree || rel == quantity.Coarser) && !oneSentence(text):
+			return deferTo(RuleOtherValues, fmt.Sprintf("the answer says %s where the gold answer is %s, but in an answer of several sentences a value may be about another fact", quote(got), quote(want)))
 		case rel == quantity.Disagree && stale:
 			return deferTo(RuleStaleGold, fmt.Sprintf("the answer says %s where the gold answer is %s, but the question asks about something that changes and the gold has no as_of date", quote(got), quote(want)))
 		case rel == quantity.Disagree:
@@ -179,7 +182,9 @@ func match(a analysed, golds []string) (hit, how string) {
 			continue
 		}
 		for _, v := range a.values {
-			if compare(v, gv) == quantity.Agree {
+			// The gold value, or a more precise value within an exact one
+			// ("29 June 2007" for "2007").
+			if r := compare(v, gv); r == quantity.Agree || r == quantity.Finer && !gv.Approx && gv.Bound == quantity.Exact {
 				return g, "value"
 			}
 		}
@@ -223,8 +228,19 @@ func class(v quantity.Value) string {
 	return ""
 }
 
-// conflicting returns a value of the answer of a gold value's class that
-// agrees with no gold value: "1984 or 1990".
+// oneSentence reports whether an answer is one line of one sentence: the
+// answers in which a second value of the gold's kind is a second answer
+// rather than another fact ("1984 or 1990"; a Phase 2 answer's bullets
+// mention other years and counts).
+func oneSentence(text string) bool {
+	t := strings.TrimRight(strings.TrimSpace(text), ".!")
+	return !strings.Contains(t, "\n") && !sentenceEndRE.MatchString(t)
+}
+
+var sentenceEndRE = regexp.MustCompile(`[.!?]\s+\p{Lu}`)
+
+// conflicting returns a value of a one-sentence answer of a gold value's
+// class that agrees with no gold value: "1984 or 1990".
 func conflicting(a analysed, golds []string) string {
 	var gvs []quantity.Value
 	for _, g := range golds {
@@ -232,7 +248,7 @@ func conflicting(a analysed, golds []string) string {
 			gvs = append(gvs, gv)
 		}
 	}
-	if len(gvs) == 0 {
+	if len(gvs) == 0 || !oneSentence(a.text) {
 		return ""
 	}
 	for _, v := range a.values {

@@ -173,7 +173,9 @@ func (t *textWriter) headline(s Summary) {
 	} else {
 		rates, below := 0, 0
 		for _, m := range s.Metrics {
-			if m.Unit != score.UnitRate || m.Den == 0 {
+			// A share that is not a pass rate (incorrect answers, answers
+			// the judge decided) has no "below 100%" to look at.
+			if m.Unit != score.UnitRate || m.Den == 0 || m.Better != score.HigherIsBetter {
 				continue
 			}
 			rates++

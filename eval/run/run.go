@@ -89,6 +89,9 @@ type Options struct {
 	// sample recorded.json lists for the case. Consent and parser cases
 	// make no requests: they have one sample.
 	Samples int
+	// RulesOnly grades answers by the rules alone: the correctness judge's
+	// cassettes are not replayed, and what the rules defer stays undecided.
+	RulesOnly bool
 
 	manifest *Manifest         // the shelf's recorded.json, read by Replay
 	shelf    Shelf             // resolved by Replay before any case runs
@@ -421,7 +424,8 @@ func (o *Options) replayTraffic(ctx context.Context, in *score.Input, k int) (*t
 		}
 		return sess, err
 	}
-	return sess, nil
+	in.Session = sess
+	return sess, o.replayJudge(ctx, in, k, chk)
 }
 
 // assistant builds the case's assistant with clients sending through rt.

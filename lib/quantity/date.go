@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 	"unicode"
 
@@ -238,15 +239,29 @@ func alphabetic(names []string) bool {
 	return true
 }
 
-var foldT = transform.Chain(norm.NFKD, runes.Remove(runes.In(unicode.Mn)), norm.NFC)
+// folders hold the diacritic-stripping transformers: a transformer keeps
+// state, so each goroutine takes its own.
+var folders = sync.Pool{New: func() any { return transform.Chain(norm.NFKD, runes.Remove(runes.In(unicode.Mn)), norm.NFC) }}
+
+func stripMarks(s string) string {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= 0x80 {
+			t := folders.Get().(transform.Transformer)
+			out, _, err := transform.String(t, s)
+			t.Reset()
+			folders.Put(t)
+			if err != nil {
+				return s
+			}
+			return out
+		}
+	}
+	return s
+}
 
 // foldWord lower-cases a word and strips its diacritics.
 func foldWord(s string) string {
-	out, _, err := transform.String(foldT, s)
-	if err != nil {
-		out = s
-	}
-	return strings.ToLower(out)
+	return strings.ToLower(stripMarks(s))
 }
 
 func month(word string) int { return monthNames[foldWord(strings.TrimSuffix(word, "."))] }

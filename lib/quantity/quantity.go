@@ -229,6 +229,14 @@ func Compare(a, b Value) Agreement {
 		return Incomparable
 	}
 	tol := math.Max(a.Tol, b.Tol) + 1e-9*math.Max(math.Abs(a.Num), 1)
+	// A bound covers every value on its side: "more than 220 million" is
+	// coarser than 230 million and disagrees with 200 million.
+	if r, ok := bounded(a, b, tol); ok {
+		return r
+	}
+	if r, ok := bounded(b, a, tol); ok {
+		return flip(r)
+	}
 	// Ranges: a value agrees with a range that holds it.
 	if a.Num-tol <= b.Hi && b.Num <= a.Hi+tol {
 		switch {
@@ -240,6 +248,33 @@ func Compare(a, b Value) Agreement {
 		return Agree
 	}
 	return Disagree
+}
+
+// bounded compares a bound a with b; ok is false when a is no bound.
+func bounded(a, b Value, tol float64) (Agreement, bool) {
+	switch {
+	case a.Bound == AtLeast && b.Bound == Exact:
+		if b.Hi >= a.Num-tol {
+			return Coarser, true
+		}
+		return Disagree, true
+	case a.Bound == AtMost && b.Bound == Exact:
+		if b.Num <= a.Hi+tol {
+			return Coarser, true
+		}
+		return Disagree, true
+	}
+	return Incomparable, false
+}
+
+func flip(r Agreement) Agreement {
+	switch r {
+	case Coarser:
+		return Finer
+	case Finer:
+		return Coarser
+	}
+	return r
 }
 
 func comparableKinds(a, b Value) bool {

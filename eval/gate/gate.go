@@ -39,6 +39,7 @@ import (
 	"strings"
 
 	"github.com/searchbench/searchbench/eval/dataset"
+	"github.com/searchbench/searchbench/eval/grade"
 	"github.com/searchbench/searchbench/eval/report"
 	"github.com/searchbench/searchbench/eval/score"
 	"github.com/searchbench/searchbench/eval/stats"
@@ -65,7 +66,7 @@ const (
 )
 
 // kindOrder is the order violations are listed and counted in.
-var kindOrder = []string{KindDataset, KindThreshold, KindNoData, KindRegression, KindVanished,
+var kindOrder = []string{KindDataset, KindThreshold, KindNoData, KindCalibration, KindRegression, KindVanished,
 	KindRemoved, KindEdited, KindNewFailure, KindFlip, KindRateDrop, KindImproved}
 
 // Violation is one broken rule.
@@ -86,6 +87,9 @@ type Options struct {
 	// changed variant hash is then the change under review (a note, not a
 	// *MismatchError), and improvements are listed, never violations.
 	Reference *report.Reference
+	// ReadCalibration reads the calibration report of the gates file's
+	// judges section (nil: grade.ReadCalibration, from the working folder).
+	ReadCalibration func(path string) (*grade.CalibrationReport, error)
 	// PromptsChanged allows a changed variant hash against a baseline file
 	// too: the run already fails for the reason (its cassettes are stale),
 	// and the verdict is still worth writing.
@@ -158,7 +162,8 @@ func Evaluate(cfg *Config, current, baseline report.Source, opt Options) (*Verdi
 		c.Improvements = true
 		cfg = &c
 	}
-	e := &evaluation{cfg: cfg, v: v, vanished: map[string][]string{}, improvementsFail: improvementsFail, pairs: map[string][]movedCase{}}
+	e := &evaluation{cfg: cfg, v: v, vanished: map[string][]string{}, improvementsFail: improvementsFail, pairs: map[string][]movedCase{},
+		readCalibration: opt.ReadCalibration}
 	hashChangeOK := opt.Reference != nil || opt.PromptsChanged
 	if len(off) > 0 {
 		e.note("rules off in %s (they raise no violation): %s", cfg.File, strings.Join(off, ", "))
@@ -298,6 +303,7 @@ func Evaluate(cfg *Config, current, baseline report.Source, opt Options) (*Verdi
 			}
 		}
 		e.thresholds(curSum, baseM, len(curMeta.Filter) > 0)
+		e.judges(curMeta, curSum)
 		if base != nil {
 			e.sampled = baseMax > 1 || curMax > 1
 			e.regressions(baseM, curM)
@@ -422,6 +428,9 @@ type evaluation struct {
 	// has a case with several samples.
 	pairs   map[string][]movedCase
 	sampled bool
+	// readCalibration reads the judges section's calibration report
+	// (nil: grade.ReadCalibration).
+	readCalibration func(path string) (*grade.CalibrationReport, error)
 }
 
 // movedCase is one shared case's outcomes of one metric in the baseline

@@ -161,6 +161,20 @@ func (e *StaleJudgeError) Error() string {
 	return s
 }
 
+// WithJudge adds a case's judge cassettes to its check: a case whose
+// assistant cassettes are current but whose judge cassettes were recorded
+// with another judge-correctness.md (or variant.yaml) is stale, with those
+// files named, unless the run grades by the rules alone.
+func WithJudge(chk Check, v *prompts.Variant, rulesOnly bool) Check {
+	if rulesOnly || chk.Status != StatusCurrent || chk.Entry.Judge == nil {
+		return chk
+	}
+	if changed := v.Changed(chk.Entry.Judge.Files); len(changed) > 0 {
+		chk.Status, chk.Changed = StatusStale, changed
+	}
+	return chk
+}
+
 // currentJudgeFiles are the hashes the variant's judge files have now.
 func currentJudgeFiles(v *prompts.Variant) map[string]string {
 	out := map[string]string{}

@@ -134,6 +134,7 @@ func Replay(ctx context.Context, items Items, opts Options, meta report.Meta, w 
 		opts.secrets = secret.FromEnv(opts.Getenv)
 	}
 	meta.Variant, meta.VariantHash, meta.Mode = opts.Variant.Name, opts.Variant.Hash, opts.Mode
+	meta.JudgeHash = opts.Variant.Hashes[prompts.JudgeFile]
 	recorded.fill(&meta)
 	opts.bases = serviceBases(opts.Getenv)
 	if err := w.Begin(meta); err != nil {

@@ -148,7 +148,7 @@ func runRun(ctx context.Context, opts *Options) error {
 	var un unplayable
 	items, err := evalrun.OpenStream(opts.Datasets, filter, shard, shelf, manifest, func(c *dataset.Case) {
 		if manifest != nil && evalrun.NeedsTraffic(c) {
-			un.add(c, manifest.Check(shelf, v, c))
+			un.add(c, evalrun.WithJudge(manifest.Check(shelf, v, c), v, opts.RulesOnly))
 		}
 	})
 	if err != nil {

@@ -358,6 +358,19 @@
     if (!c.checks.length) box.append(el("p", {class: "muted"}, "No check ran."));
     return box;
   }
+  // gradesView shows the gold answer and, for each graded answer, its
+  // label, who decided it (rule, judge or none) and why.
+  function gradesView(c) {
+    const g = c.gold || {};
+    const box = el("div", {class: "grades"}, chips([["gold", g.gold], ["rejected", g["gold.reject"]], ["as of", g["gold.as_of"]],
+      ["judge", g.judge]]));
+    box.append(table(["turn", "answer", "label", "decided by", "reason"], c.grades.map(r => el("tr", {class: "check " + (r.label === "correct" ? "pass" : "fail")},
+      el("td", {}, r.turn + " (" + r.phase.replace("phase", "phase ") + ")"), el("td", {class: "wrap", "data-l": "answer"}, r.answer),
+      el("td", {"data-l": "label"}, el("span", {class: "badge " + (r.label === "correct" ? "pass" : r.label === "undecided" ? "none" : "fail")}, r.label)),
+      el("td", {"data-l": "decided by"}, r.decided_by + (r.rule && r.rule !== "judge" ? " (" + r.rule + ")" : "")),
+      el("td", {class: "wrap reason"}, r.reason))), "checks"));
+    return box;
+  }
   function chips(pairs) {
     return el("div", {}, pairs.filter(([, v]) => v !== undefined && v !== "" && v !== false && v !== null)
       .map(([k, v]) => el("span", {class: "chip"}, v === true ? k : k + ": " + v)));
@@ -428,6 +441,7 @@
     if (!c) { col.append(el("p", {}, "This run has no case " + key + ".")); return col; }
     col.append(el("p", {}, badge(c), " ", chips([["dataset", c.dataset], ["kind", c.kind], ["label", c.label], ["tags", (c.tags || []).join(", ")]])));
     if (c.error) col.append(el("h3", {}, "Error"), el("pre", {class: "error"}, c.error));
+    if (c.grades && c.grades.length) col.append(el("h3", {}, "Correctness"), gradesView(c));
     col.append(el("h3", {}, "Checks"), checksView(c), el("h3", {}, "What the model saw and did"));
     const ev = el("div", {class: "muted"}, "loading the trace…");
     col.append(ev);

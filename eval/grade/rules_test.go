@@ -46,6 +46,8 @@ func TestRules(t *testing.T) {
 		{"stale gold", "When does the new season come out?", g("April 21, 2017"), "September 17, 2017", "", "", RuleStaleGold},
 		{"as_of vouches", "What is the latest release?", Gold{Answers: []string{"1.33"}, AsOf: "2025-06-01"}, "1.32", "", Incorrect, RuleWrongValue},
 		{"two values", "When?", g("1984"), "1984 or 1990", "", "", RuleConflictingValues},
+		{"other values in a longer answer", "When?", g("1984"), "The comic came first. The film came out in 1990.", "", "", RuleOtherValues},
+		{"a bound", "How many?", g("230 million"), "more than 220 million people", "", "", RuleCoarserValue},
 		// Known wrong answers.
 		{"reject", "How many qubits?", Gold{Answers: []string{"1,121 qubits"}, Reject: []string{"Osprey"}}, "That is the Osprey chip.", "", Incorrect, RuleReject},
 		{"gold and reject", "How many?", Gold{Answers: []string{"Condor"}, Reject: []string{"Osprey"}}, "Condor, not Osprey.", "", "", RuleBoth},

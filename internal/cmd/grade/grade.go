@@ -336,6 +336,9 @@ func calibrate(ctx context.Context, opts *Options, j *evgrade.Judge, judgeName, 
 		if err != nil {
 			return cmdutil.Infra(err)
 		}
+		if len(rep.Splits) > 0 {
+			fmt.Fprintln(out)
+		}
 		rep.Splits = append(rep.Splits, m)
 		if err := printSplit(out, width, m, judgeName, note); err != nil {
 			return cmdutil.Infra(err)
@@ -381,11 +384,7 @@ func printSplit(w io.Writer, width int, m evgrade.SplitMeasured, judgeName, note
 	}
 	notes = append(notes, "Agreement counts correct against not correct: people judged answers acceptable or not.")
 	title := fmt.Sprintf("Calibration: %s part (%d answers)", m.Split, m.Items)
-	if err := report.RenderTableWidth(w, false, width, title, header, rows, notes); err != nil {
-		return err
-	}
-	_, err := fmt.Fprintln(w)
-	return err
+	return report.RenderTableWidth(w, false, width, title, header, rows, notes)
 }
 
 func printDisagreements(w io.Writer, width int, items []evgrade.Item) {
@@ -400,5 +399,5 @@ func printDisagreements(w io.Writer, width int, items []evgrade.Item) {
 			fmt.Fprintln(w, l)
 		}
 	}
-	fmt.Fprintf(w, "%d disagreements\n\n", n)
+	fmt.Fprintf(w, "%d disagreements\n", n)
 }

@@ -70,9 +70,9 @@ func TestCorrectnessAggregate(t *testing.T) {
 		agg.Add(InfoOf(in.Case), r)
 	}
 	ok := okMsg(answer.VerificationSkipped)
-	add("March 2012", ok) // correct
-	add("March 2012", ok) // correct
-	add("Rob Pike", ok)   // undecided
+	add("March 2012", ok)                                                                             // correct
+	add("March 2012", ok)                                                                             // correct
+	add("Rob Pike", ok)                                                                               // undecided
 	add("March 2012", answer.FormatPhase2(answer.VerificationSkipped, answer.InsufficientEvidence())) // not attempted
 	s := agg.Summary()
 	got := map[string]Metric{}
@@ -103,7 +103,9 @@ func TestCorrectnessAggregate(t *testing.T) {
 // after an incorrect one, either after one that did not answer; confirmed
 // after an incorrect one is counted apart, with the case named.
 func TestVerificationHonest(t *testing.T) {
-	flow := func(gold string) *dataset.Case { return withGold(flowCase(flowExpect{Phase: "phase1"}, flowExpect{Phase: "phase2"}), gold) }
+	flow := func(gold string) *dataset.Case {
+		return withGold(flowCase(flowExpect{Phase: "phase1"}, flowExpect{Phase: "phase2"}), gold)
+	}
 	notAnswered := trace.Turn{Phase: trace.Phase1, Output: answer.Phase1Header + "\nI don't know.\n\n" + answer.ConsentQuestion, ModelCalls: []trace.ModelCall{{Attempts: 1}}}
 	insufficient := answer.FormatPhase2(answer.VerificationCorrected, answer.InsufficientEvidence())
 	tests := []struct {

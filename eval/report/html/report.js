@@ -173,7 +173,9 @@
       return {title: "Headline", rows: r.gate.headline.map(n => byName.get(n) || {name: n, missing: true})};
     }
     // A rate with no passes has no "num" (the JSON omits zeros).
-    const rates = r.summary.metrics.filter(m => m.unit === "rate" && m.den);
+    // A share that is not a pass rate (incorrect answers, answers the
+    // judge decided) has no "below 100%" to look at.
+    const rates = r.summary.metrics.filter(m => m.unit === "rate" && m.den && m.better === "higher");
     const below = rates.filter(m => (m.num || 0) < m.den);
     const shown = below.length > 12 ? "; 12 shown" : "";
     return {title: `Pass rates below 100% (${below.length} of ${rates.length} rates${shown})`, rows: below.slice(0, 12)};

@@ -48,12 +48,28 @@ type Options struct {
 	// model as a classification request, and keeps the rules' reading.
 	RulesOnlyConsent bool
 
+	// Progress, when set, is told of each Phase 2 search as it starts and
+	// as it ends, so a terminal can show what the turn is waiting for. It
+	// is called on the turn's goroutine; nothing the assistant does
+	// depends on it.
+	Progress func(SearchProgress)
+
 	// Model request knobs; zero values are left out of the request.
 	Model               string // empty: the client's configured model
 	Temperature         *float64
 	Seed                *int
 	ReasoningEffort     string
 	MaxCompletionTokens int
+}
+
+// SearchProgress is one step of a Phase 2 search: its start (Done false),
+// or its end with the results kept or the error.
+type SearchProgress struct {
+	Tool    string // trace.ToolTavily or trace.ToolExa
+	Query   string
+	Done    bool
+	Results int
+	Err     error
 }
 
 // Clients are the three services the assistant calls.

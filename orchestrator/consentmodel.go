@@ -2,41 +2,52 @@ package orchestrator
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
-	"strings"
 
 	"github.com/searchbench/searchbench/orchestrator/consent"
 	"github.com/searchbench/searchbench/orchestrator/llm"
+	"github.com/searchbench/searchbench/orchestrator/prompts"
 	"github.com/searchbench/searchbench/orchestrator/trace"
 )
 
-// askConsent sends a reply the rules could not place to the chat model as a
-// small classification request (recorded and replayed like every request)
-// and returns its intent. ok is false when the model gave no usable verdict:
-// the caller then keeps the rules' reading, and t.IntentReason says why.
-func (a *Assistant) askConsent(ctx context.Context, t *trace.Turn, reply string) (consent.Intent, bool) {
+// askConsent sends a reply the rules left to the model as a small
+// classification request — the variant's consent.md as system prompt, the
+// previous query and the reply as user message, the strict schema
+// consent.ModelSchema as response format — recorded and replayed like every
+// request, and returns the model's verdict. A request that fails, or an
+// answer that is not the schema's JSON, is an error: the caller ends the
+// turn with it, never guessing a reading in its place.
+func (a *Assistant) askConsent(ctx context.Context, t *trace.Turn, previous, reply string) (consent.ModelVerdict, error) {
+	sys := consentPrompt(a.prompts)
 	req := &llm.ChatRequest{
-		Messages:       []message{system(consent.ModelPrompt), user(reply)},
+		Messages:       []message{sys, user(consent.ModelMessage(previous, reply))},
 		ResponseFormat: llm.JSONSchemaFormat(consent.ModelSchemaName, consent.ModelSchema),
 	}
 	m, _, err := a.chat(ctx, t, req)
 	if err != nil {
-		t.IntentReason = "model gave no verdict: " + err.Error()
-		return "", false
+		return consent.ModelVerdict{}, fmt.Errorf("consent model: %w", err)
 	}
-	var v consent.ModelVerdict
-	dec := json.NewDecoder(strings.NewReader(m.Content))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&v); err != nil {
-		t.IntentReason = fmt.Sprintf("model verdict is not the schema's JSON: %v", err)
-		return "", false
+	v, err := consent.ParseVerdict(m.Content)
+	if err != nil {
+		return v, fmt.Errorf("consent model: %w", err)
 	}
-	switch in := v.Intent; in {
-	case consent.Yes, consent.No, consent.NewQuery:
-		t.IntentReason = v.Reason
-		return in, true
+	return v, nil
+}
+
+// consentPrompt is the system message of a classification request: the
+// variant's consent.md (seed's built-in one when the assistant has no
+// prompt set, as in `classify` without a variant).
+func consentPrompt(p *prompts.Set) message {
+	if p == nil || p.Consent == "" {
+		p = prompts.Builtin().Prompts
 	}
-	t.IntentReason = fmt.Sprintf("model verdict %q is not YES, NO or NEW_QUERY", v.Intent)
-	return "", false
+	return system(p.Consent)
+}
+
+// ScopeInstruction is the system message Phase 2 gets when the user's
+// consent put a condition on the search ("yes, but stick to government
+// sources"): the model is to honour it in its searches and its answer. The
+// trace keeps it (Turn.ScopeInstruction).
+func ScopeInstruction(scope string) string {
+	return fmt.Sprintf("The user agreed to this search on a condition. Honour it in your searches and in your answer, as far as the sources allow: %q", scope)
 }

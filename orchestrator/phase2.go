@@ -34,6 +34,11 @@ func (a *Assistant) phase2(ctx context.Context, t *trace.Turn, history []message
 		}
 		msgs = append(msgs, system(search.SystemMessage(block)))
 	}
+	if len(history) > 0 && history[0].Role == "system" {
+		// The scope instruction of a consent with a condition
+		// (Session.scoped): kept on the trace as it was sent.
+		t.ScopeInstruction = history[0].Content
+	}
 	msgs = append(msgs, history...)
 
 	for round := 0; ; round++ {
@@ -146,11 +151,13 @@ func (a *Assistant) runTool(ctx context.Context, t *trace.Turn, round int, tc ll
 		call.Sent = call.Requested
 	}
 
+	a.progress(SearchProgress{Tool: name, Query: args.Query})
 	results, attempts, latency, err := a.search(ctx, name, args.Query, call.Sent)
 	call.Attempts = len(attempts)
 	call.LatencyMS, call.LatencySource = latency.ms, latency.source
 	t.Latency.SearchMS += latency.ms
 	if err != nil {
+		a.progress(SearchProgress{Tool: name, Query: args.Query, Done: true, Err: err})
 		call.Status = trace.CallError
 		call.Error = err.Error()
 		// What the model reads is part of the next request: nothing
@@ -161,10 +168,18 @@ func (a *Assistant) runTool(ctx context.Context, t *trace.Turn, round int, tc ll
 	if len(results) > call.Sent {
 		results = results[:call.Sent]
 	}
+	a.progress(SearchProgress{Tool: name, Query: args.Query, Done: true, Results: len(results)})
 	call.Status = trace.CallOK
 	call.Results = len(results)
 	call.URLs, call.Retrieved = retrieved(results)
 	return search.Format(args.Query, results, call.Sent)
+}
+
+// progress tells opts.Progress, if set, of a search's step.
+func (a *Assistant) progress(p SearchProgress) {
+	if a.opts.Progress != nil {
+		a.opts.Progress(p)
+	}
 }
 
 // searchLatency is a search's time and, when it is not the provider's own
@@ -203,10 +218,12 @@ func (a *Assistant) search(ctx context.Context, tool, query string, n int) ([]se
 func (a *Assistant) alwaysOn(ctx context.Context, t *trace.Turn, used map[string]int) (string, error) {
 	call := trace.ToolCall{Round: -1, ID: "always-on", Tool: trace.ToolTavily, Query: t.Query, Sent: a.opts.MaxResults}
 	used[trace.ToolTavily]++
+	a.progress(SearchProgress{Tool: trace.ToolTavily, Query: t.Query})
 	results, attempts, latency, err := a.search(ctx, trace.ToolTavily, t.Query, call.Sent)
 	call.Attempts, call.LatencyMS = len(attempts), latency.ms
 	t.Latency.SearchMS += latency.ms
 	if err != nil {
+		a.progress(SearchProgress{Tool: trace.ToolTavily, Query: t.Query, Done: true, Err: err})
 		call.Status, call.Error = trace.CallError, err.Error()
 		t.ToolCalls = append(t.ToolCalls, call)
 		return "", fmt.Errorf("always-on search: %w", err)
@@ -214,6 +231,7 @@ func (a *Assistant) alwaysOn(ctx context.Context, t *trace.Turn, used map[string
 	if len(results) > call.Sent {
 		results = results[:call.Sent]
 	}
+	a.progress(SearchProgress{Tool: trace.ToolTavily, Query: t.Query, Done: true, Results: len(results)})
 	call.Status, call.Results = trace.CallOK, len(results)
 	call.URLs, call.Retrieved = retrieved(results)
 	t.ToolCalls = append(t.ToolCalls, call)

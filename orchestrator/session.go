@@ -5,6 +5,7 @@ import (
 
 	"github.com/searchbench/searchbench/orchestrator/consent"
 	"github.com/searchbench/searchbench/orchestrator/llm"
+	"github.com/searchbench/searchbench/orchestrator/prompts"
 	"github.com/searchbench/searchbench/orchestrator/trace"
 )
 
@@ -37,7 +38,10 @@ func (s *Session) AwaitingConsent() bool { return s.awaiting }
 // services failed after retries, or a recorded response was missing); the
 // turn then records the error and the session is no longer awaiting consent.
 func (s *Session) Turn(ctx context.Context, text string) (trace.Turn, error) {
-	d := consent.Decide(text, s.awaiting)
+	d := consent.Decide(text, false)
+	if s.awaiting {
+		d = consent.DecideAfter(text, s.query)
+	}
 	t := trace.Turn{
 		Index:           len(s.trace.Turns),
 		Input:           text,
@@ -45,18 +49,26 @@ func (s *Session) Turn(ctx context.Context, text string) (trace.Turn, error) {
 		Intent:          string(d.Intent),
 		IntentRule:      d.Rule,
 		ConsentScope:    d.Scope,
+		ConsentDeferred: d.Deferred,
 		Override:        d.Override,
 		Phase:           d.Phase,
 	}
-	if s.awaiting {
-		d = s.a.placeConsent(ctx, &t, d)
-	}
 	var err error
+	if s.awaiting {
+		d, err = s.a.placeConsent(ctx, &t, d, s.query)
+	}
 	switch {
+	case err != nil:
+		// The model's verdict could not be read: the turn ends, naming
+		// why, and no phase runs on a guess. The question stays open.
+		t.Error = err.Error()
+		s.trace.Turns = append(s.trace.Turns, t)
+		return t, err
 	case d.Intent == consent.Yes || d.Intent == consent.SearchNow:
-		// Consent: search the query Phase 1 answered.
+		// Consent: search the query Phase 1 answered, under the
+		// condition the consent put on it, if any.
 		t.Query = s.query
-		err = s.a.phase2(ctx, &t, []message{user(s.query), assistant(s.phase1), user(text)})
+		err = s.a.phase2(ctx, &t, s.scoped(d.Scope, []message{user(s.query), assistant(s.phase1), user(text)}))
 		s.awaiting = false
 	case d.Phase == trace.Phase2:
 		t.Query = d.Query
@@ -81,35 +93,48 @@ func (s *Session) Turn(ctx context.Context, text string) (trace.Turn, error) {
 	return t, err
 }
 
-// placeConsent asks the model about a consent reply the rules could not
-// place, unless the options say rules only, and routes the turn by its
-// verdict: YES searches, NO declines, NEW_QUERY keeps the rules' new query.
-// Without a usable verdict the rules' reading stands.
-func (a *Assistant) placeConsent(ctx context.Context, t *trace.Turn, d consent.Decision) consent.Decision {
+// scoped puts the scope instruction before history when the consent named
+// a condition: the phase2 system prompt comes first, then this, then the
+// conversation.
+func (s *Session) scoped(scope string, history []message) []message {
+	if scope == "" {
+		return history
+	}
+	return append([]message{system(ScopeInstruction(scope))}, history...)
+}
+
+// placeConsent asks the model about a consent reply the rules left to it,
+// unless the options say rules only, and routes the turn by its verdict:
+// YES and SEARCH_NOW search (with the scope the model read), NO declines,
+// NEW_QUERY keeps the rules' new query. A verdict that cannot be had or
+// read is an error: the trace names it and the turn ends.
+func (a *Assistant) placeConsent(ctx context.Context, t *trace.Turn, d consent.Decision, previous string) (consent.Decision, error) {
 	t.IntentBy = "rule"
 	if !d.Unplaced || a.opts.RulesOnlyConsent {
-		return d
+		return d, nil
 	}
 	var ct trace.Turn
-	in, ok := a.askConsent(ctx, &ct, d.Input)
-	t.IntentReason = ct.IntentReason
+	v, err := a.askConsent(ctx, &ct, previous, d.Input)
 	if len(ct.ModelCalls) > 0 {
 		t.ConsentCall = &ct.ModelCalls[0]
 		t.Usage = t.Usage.Add(ct.Usage)
 		t.Latency.ModelMS += ct.Latency.ModelMS
 	}
-	if !ok {
-		return d
+	t.IntentBy = "model"
+	if err != nil {
+		t.IntentReason = err.Error()
+		t.Intent, t.Phase = "", ""
+		return d, err
 	}
-	t.IntentBy, t.Intent = "model", string(in)
-	switch in {
-	case consent.Yes:
-		d.Intent, d.Phase, d.Query, d.Override = consent.Yes, trace.Phase2, "", false
+	t.Intent, t.IntentReason = string(v.Intent), v.Reason
+	switch v.Intent {
+	case consent.Yes, consent.SearchNow:
+		d.Intent, d.Phase, d.Query, d.Override, d.Scope = v.Intent, trace.Phase2, "", false, v.Scope
 	case consent.No:
-		d.Intent, d.Phase, d.Query, d.Override = consent.No, trace.Decline, "", false
+		d.Intent, d.Phase, d.Query, d.Override, d.Scope = consent.No, trace.Decline, "", false, ""
 	}
-	t.Phase, t.Override = d.Phase, d.Override
-	return d
+	t.Phase, t.Override, t.ConsentScope = d.Phase, d.Override, d.Scope
+	return d, nil
 }
 
 // Search answers query with Phase 2 directly, as when the system (not the
@@ -134,22 +159,28 @@ func (s *Session) Search(ctx context.Context, query string) (trace.Turn, error) 
 
 // Classify returns the turn a consent reply leads to without running it:
 // what the harness's consent dataset scores. It makes no request: the rules
-// alone decide, even a reply they cannot place.
-func Classify(reply string) trace.Turn {
-	return classifyTurn(consent.Decide(reply, true))
+// alone decide, and a reply they leave to the model keeps their reading
+// (ConsentDeferred says why it was left). previous is the query the consent
+// question was about ("" when unknown).
+func Classify(reply, previous string) trace.Turn {
+	return classifyTurn(consent.DecideAfter(reply, previous))
 }
 
-// ClassifyWithModel is Classify that, for a reply the rules cannot place,
-// asks the chat model behind c as a session would (IntentBy says which
-// decided). A model that gives no usable verdict leaves the rules' reading,
-// with IntentReason saying why.
-func ClassifyWithModel(ctx context.Context, c *llm.Client, reply string) trace.Turn {
-	d := consent.Decide(reply, true)
+// ClassifyWithModel is Classify that, for a reply the rules leave to the
+// model, asks the chat model behind c as a session would, with the prompt
+// set p (nil: the built-in seed). IntentBy says which decided; a verdict
+// that cannot be had or read is returned as the error, with the turn as far
+// as it got.
+func ClassifyWithModel(ctx context.Context, c *llm.Client, p *prompts.Set, reply, previous string) (trace.Turn, error) {
+	d := consent.DecideAfter(reply, previous)
 	t := classifyTurn(d)
-	a := &Assistant{clients: Clients{LLM: c}}
-	d = a.placeConsent(ctx, &t, d)
+	a := &Assistant{clients: Clients{LLM: c}, prompts: p}
+	d, err := a.placeConsent(ctx, &t, d, previous)
+	if err != nil {
+		return t, err
+	}
 	t.Query = d.Query
-	return t
+	return t, nil
 }
 
 func classifyTurn(d consent.Decision) trace.Turn {
@@ -160,6 +191,7 @@ func classifyTurn(d consent.Decision) trace.Turn {
 		IntentRule:      d.Rule,
 		IntentBy:        "rule",
 		ConsentScope:    d.Scope,
+		ConsentDeferred: d.Deferred,
 		Override:        d.Override,
 		Phase:           d.Phase,
 		Query:           d.Query,

@@ -25,35 +25,56 @@ const Alpha = stats.Alpha
 // Row compares one metric.
 type Row struct {
 	Metric string
-	// A and B are the metric in each report's summary; nil when absent.
+	// A and B are the metric in each report's summary, over the cases both
+	// hold and the samples both have of each (like with like); nil when
+	// absent.
 	A, B *score.Metric
-	// Paired rows have a McNemar test over Pairs cases: Worse passed in A
-	// and failed in B, Better the reverse. P is its p-value (unset when
-	// not paired).
-	Paired        bool
-	Pairs         int
-	Worse, Better int
-	P             float64
+	// Paired rows test a per-case pass rate over the Pairs cases where both
+	// reports have an outcome: Worse cases fell, Better rose. MeanA and
+	// MeanB are the case-averaged rates over those pairs, and Effect their
+	// difference (the mean per-case change B − A): the figures the headline
+	// and the effect column show. SamplesA and SamplesB count the samples
+	// behind them.
+	Paired             bool
+	Pairs              int
+	SamplesA, SamplesB int
+	Worse, Better      int
+	MeanA, MeanB       float64
+	// P is the two-sided p-value of the exact paired test: McNemar's with
+	// one sample per case, else the sign-flip test on the per-case rate
+	// differences (Exact false when it was a seeded Monte Carlo of Draws).
 	// PAdj is P adjusted across the comparison's family (Result.Adjust):
-	// the testable paired rows (stats.Testable). A row outside the family
-	// keeps its P. Significance is judged on PAdj.
-	PAdj float64
-	// Effect is the paired effect every figure of the row uses: the mean
-	// over the Pairs cases of the per-case pass-rate difference B − A (for
-	// one sample per case, (Better − Worse)/Pairs). MDE is the smallest
-	// change Pairs cases detect with 80% power at Alpha (stats.PairedMDE).
+	// the testable paired rows (stats.Testable). Significance is judged on
+	// PAdj.
+	P, PAdj float64
+	Exact   bool
+	Draws   int
+	// Effect, with Lo and Hi the interval that inverts the same test at the
+	// level the row was judged at (Level: 0.05, or the corrected level of
+	// its step in the adjustment), so the interval excludes 0 exactly when
+	// the row is significant.
+	Effect, Lo, Hi, Level float64
+	// MDE is the smallest change Pairs cases detect with 80% power at the
+	// row's level, for a design fixed in advance: DesignDiscordance of the
+	// cases changing outcome (stats.MinDetectable), not the observed one.
 	MDE float64
-	// Sampled rows compare runs with several samples per case: Worse and
-	// Better count the cases whose pass rate fell or rose, P is the exact
-	// paired sign-flip test on the per-case pass-rate differences
-	// (stats.SignFlip; Exact false when it was a seeded Monte Carlo), and
-	// Effect (set for every paired row) is their mean.
+	// Sampled rows compare runs with several samples per case.
 	Sampled            bool
-	Exact              bool
-	Draws              int      // Monte Carlo draws when not Exact
-	Effect, Lo, Hi     float64  // Lo, Hi: a 95% interval for Effect (stats.PairedInterval)
-	PassHatA, PassHatB *float64 // pass^N of each run (N: Result.MaxSamples), when it has it
+	PassHatA, PassHatB *PassHat // pass^N of each run over the pairs, when sampled
+
+	rates []stats.RatePair // the pairs, for the interval
 }
+
+// PassHat is pass^k over the cases of a row with its 95% interval.
+type PassHat struct {
+	K             int
+	Value, Lo, Hi float64
+}
+
+// DesignDiscordance is the share of cases a comparison's design assumes
+// change outcome between the runs, for the mde column: a figure fixed
+// before the data are seen (searchbench power shows others).
+const DesignDiscordance = 0.10
 
 // Significant reports whether a paired row's change is significant after
 // adjustment for the number of metrics tested.
@@ -66,6 +87,18 @@ func (r Row) TooFew() bool { return r.Paired && r.Pairs < stats.MinCases }
 // Testable reports whether enough of the row's cases changed for the test
 // to reach Alpha at all: only those rows form the adjusted family.
 func (r Row) Testable() bool { return r.Paired && !r.TooFew() && stats.Testable(r.Worse+r.Better) }
+
+// Changed reports whether the row's figures differ between A and B: a
+// paired row when some case moved, another when its values differ.
+func (r Row) Changed() bool {
+	if r.Paired {
+		return r.Worse+r.Better > 0
+	}
+	if r.A == nil || r.B == nil {
+		return r.A != r.B
+	}
+	return report.FormatValue(*r.A) != report.FormatValue(*r.B)
+}
 
 // CheckChange is a check whose outcome differs between A and B.
 type CheckChange struct {
@@ -128,24 +161,41 @@ type Result struct {
 	// was allowed (CompareOptions.AllowSubset): every metric is then
 	// re-aggregated over the Shared cases.
 	Subset *SubsetError
+	// Truncated counts the shared cases whose sample counts differ: each is
+	// compared on the samples both reports have.
+	Truncated int
 }
 
 // SetAdjustment adjusts the p-values of the testable paired rows across
 // their family with a (Holm, Benjamini–Hochberg or none); the other paired
-// rows keep their raw p-value.
+// rows keep their raw p-value. Each paired row's interval is then the one
+// that inverts its test at the level its decision was made at
+// (stats.Levels), so a row is significant exactly when its interval
+// excludes 0.
 func (r *Result) SetAdjustment(a stats.Adjustment) {
 	r.Adjustment = a
 	var idx []int
 	var ps []float64
 	for i := range r.Rows {
 		r.Rows[i].PAdj = r.Rows[i].P
+		r.Rows[i].Level = Alpha
 		if r.Rows[i].Testable() {
 			idx = append(idx, i)
 			ps = append(ps, r.Rows[i].P)
 		}
 	}
+	levels := stats.Levels(ps, a, Alpha)
 	for k, p := range stats.Adjust(ps, a) {
 		r.Rows[idx[k]].PAdj = p
+		r.Rows[idx[k]].Level = levels[k]
+	}
+	for i := range r.Rows {
+		row := &r.Rows[i]
+		if !row.Paired {
+			continue
+		}
+		row.Lo, row.Hi = stats.SignFlipInterval(row.rates, row.Level)
+		row.MDE, _ = stats.MinDetectable(row.Pairs, DesignDiscordance, row.Level, 0.8)
 	}
 	r.Family = len(idx)
 }
@@ -256,29 +306,31 @@ func backendName(m report.Meta) string {
 	return "a mix of live and simulator"
 }
 
-// caseState is what is kept of a case of A: its per-metric outcomes and
-// its checks' states, for pairing with B.
+// caseState is what is kept of a case of A: its per-sample outcomes per
+// metric and its checks' states, for pairing with B.
 type caseState struct {
-	pass     bool
-	whole    stats.Cluster            // samples passed as a whole, of all
-	clusters map[string]stats.Cluster // per metric, over samples
-	outcomes map[string]bool
+	pass bool
+	// wholes[k] is whether sample k+1 passed as a whole; outcomes[k] its
+	// per-metric outcomes.
+	wholes   []bool
+	outcomes []map[string]bool
 	checks   map[string]string
 	order    []string
 }
 
 func stateOf(r *report.CaseRecord) *caseState {
-	s := &caseState{pass: r.Pass, outcomes: map[string]bool{}, checks: map[string]string{}, clusters: r.MetricClusters()}
+	s := &caseState{pass: r.Pass, checks: map[string]string{}}
 	r.EachSample(func(x report.SampleRecord) {
-		s.whole.N++
-		if x.Pass {
-			s.whole.Pass++
+		s.wholes = append(s.wholes, x.Pass)
+		o := map[string]bool{}
+		for _, res := range x.Scores {
+			for m, ok := range res.Outcomes() {
+				o[m] = ok
+			}
 		}
+		s.outcomes = append(s.outcomes, o)
 	})
 	for _, res := range r.Scores {
-		for m, ok := range res.Outcomes() {
-			s.outcomes[m] = ok
-		}
 		for _, c := range res.Checks {
 			k := res.Scorer + ": " + c.Name
 			state := "fail: " + c.Got
@@ -298,15 +350,45 @@ func stateOf(r *report.CaseRecord) *caseState {
 	return s
 }
 
+// clusters is, per metric, the outcomes of the first k samples of s.
+func (s *caseState) clusters(k int) map[string]stats.Cluster {
+	out := map[string]stats.Cluster{}
+	for _, o := range s.outcomes[:min(k, len(s.outcomes))] {
+		for m, ok := range o {
+			c := out[m]
+			c.N++
+			if ok {
+				c.Pass++
+			}
+			out[m] = c
+		}
+	}
+	return out
+}
+
+// whole is how many of the first k samples of s passed as a whole.
+func (s *caseState) whole(k int) stats.Cluster {
+	c := stats.Cluster{N: min(k, len(s.wholes))}
+	for _, ok := range s.wholes[:c.N] {
+		if ok {
+			c.Pass++
+		}
+	}
+	return c
+}
+
 // Compare is CompareWith with default options: reports holding different
 // cases are refused with a *SubsetError.
 func Compare(a, b report.Source) (*Result, error) { return CompareWith(a, b, CompareOptions{}) }
 
 // CompareWith reads report A whole (its per-case outcomes, not its traces)
-// and streams report B against it. Reports that hold different cases are
-// refused with a *SubsetError naming the difference, unless
-// opt.AllowSubset: both are then re-aggregated over the cases they share
-// (two more passes), and Result.Subset says so.
+// and streams report B against it. Like is compared with like: a case is
+// compared on the samples both reports have of it (the first min(nA, nB)),
+// and when the counts differ anywhere every metric is re-aggregated over
+// those samples (two more passes), which Result.Truncated says. Reports
+// that hold different cases are refused with a *SubsetError naming the
+// difference, unless opt.AllowSubset: both are then re-aggregated over the
+// cases they share, and Result.Subset says so.
 func CompareWith(a, b report.Source, opt CompareOptions) (*Result, error) {
 	res := &Result{NameA: a.Name, NameB: b.Name}
 	states := map[string]*caseState{}
@@ -317,25 +399,28 @@ func CompareWith(a, b report.Source, opt CompareOptions) (*Result, error) {
 			states[r.Key] = stateOf(r)
 			orderA = append(orderA, r.Key)
 			res.CasesA++
+			res.MaxSamplesA = max(res.MaxSamplesA, r.SampleCount())
 			return nil
 		}, func(s *report.Summary) { sumA = s })
 	if err != nil {
 		return nil, err
 	}
 	type pairCount struct {
-		n, worse, better int
-		rates            []stats.RatePair
-		sampled          bool // some pair has several samples on a side
+		worse, better      int
+		samplesA, samplesB int
+		rates              []stats.RatePair
+		sampled            bool // some pair has several samples
 	}
 	pairs := map[string]*pairCount{}
 	var flips []Flip
 	var rateChanges []RateChange
 	sub := &SubsetError{NameA: a.Name, NameB: b.Name}
-	inB := map[string]bool{}
+	common := map[string]int{} // shared case → samples compared
+	truncated := 0
 	err = report.Scan(b, func(m report.Meta) error { res.B = m; return nil },
 		func(r *report.CaseRecord) error {
 			res.CasesB++
-			inB[r.Key] = true
+			res.MaxSamplesB = max(res.MaxSamplesB, r.SampleCount())
 			sa, ok := states[r.Key]
 			if !ok {
 				if sub.NOnlyB++; len(sub.OnlyB) < maxListed {
@@ -345,57 +430,37 @@ func CompareWith(a, b report.Source, opt CompareOptions) (*Result, error) {
 			}
 			res.Shared++
 			sb := stateOf(r)
-			res.MaxSamplesA = max(res.MaxSamplesA, sa.whole.N)
-			res.MaxSamplesB = max(res.MaxSamplesB, sb.whole.N)
-			if sa.whole.N > 1 || sb.whole.N > 1 {
-				// Sampled: pair the metric's pass rates over the samples
-				// wherever both runs have an outcome in some sample.
-				for m, cb := range sb.clusters {
-					ca, both := sa.clusters[m]
-					if !both || ca.N == 0 || cb.N == 0 {
-						continue
-					}
-					pc := pairs[m]
-					if pc == nil {
-						pc = &pairCount{}
-						pairs[m] = pc
-					}
-					pc.n++
-					pc.sampled = true
-					pc.rates = append(pc.rates, stats.RatePair{PassA: ca.Pass, NA: ca.N, PassB: cb.Pass, NB: cb.N})
-					ra, rb := stats.Ratio(ca.Pass, ca.N), stats.Ratio(cb.Pass, cb.N)
-					switch {
-					case ra > rb:
-						pc.worse++
-					case ra < rb:
-						pc.better++
-					}
+			k := min(len(sa.wholes), len(sb.wholes))
+			common[r.Key] = k
+			if len(sa.wholes) != len(sb.wholes) {
+				truncated++
+			}
+			ca, cb := sa.clusters(k), sb.clusters(k)
+			for m, y := range cb {
+				x, both := ca[m]
+				if !both || x.N == 0 || y.N == 0 {
+					continue
 				}
-			} else {
-				for m, okB := range sb.outcomes {
-					okA, both := sa.outcomes[m]
-					if !both {
-						continue
-					}
-					pc := pairs[m]
-					if pc == nil {
-						pc = &pairCount{}
-						pairs[m] = pc
-					}
-					pc.n++
-					pc.rates = append(pc.rates, stats.RatePair{PassA: b2i(okA), NA: 1, PassB: b2i(okB), NB: 1})
-					switch {
-					case okA && !okB:
-						pc.worse++
-					case !okA && okB:
-						pc.better++
-					}
+				pc := pairs[m]
+				if pc == nil {
+					pc = &pairCount{}
+					pairs[m] = pc
+				}
+				pc.sampled = pc.sampled || x.N > 1 || y.N > 1
+				pc.samplesA += x.N
+				pc.samplesB += y.N
+				pc.rates = append(pc.rates, stats.RatePair{PassA: x.Pass, NA: x.N, PassB: y.Pass, NB: y.N})
+				ra, rb := stats.Ratio(x.Pass, x.N), stats.Ratio(y.Pass, y.N)
+				switch {
+				case ra > rb:
+					pc.worse++
+				case ra < rb:
+					pc.better++
 				}
 			}
-			// Every case whose pass rate changed, one-sample ones too: in a
-			// sampled comparison they take the place of flips.
-			if stats.Ratio(sa.whole.Pass, sa.whole.N) != stats.Ratio(sb.whole.Pass, sb.whole.N) {
-				rateChanges = append(rateChanges, RateChange{Case: r.Key, Seq: r.Seq, A: sa.whole, B: sb.whole, Checks: changes(sa, sb)})
+			wa, wb := sa.whole(k), sb.whole(k)
+			if wa.Pass != wb.Pass {
+				rateChanges = append(rateChanges, RateChange{Case: r.Key, Seq: r.Seq, A: wa, B: wb, Checks: changes(sa, sb)})
 			}
 			if sa.pass != sb.pass {
 				flips = append(flips, Flip{Case: r.Key, Seq: r.Seq, ToFail: sa.pass, Checks: changes(sa, sb)})
@@ -407,7 +472,7 @@ func CompareWith(a, b report.Source, opt CompareOptions) (*Result, error) {
 	}
 	if res.Shared != res.CasesA || res.Shared != res.CasesB {
 		for _, k := range orderA {
-			if !inB[k] {
+			if _, ok := common[k]; !ok {
 				if sub.NOnlyA++; len(sub.OnlyA) < maxListed {
 					sub.OnlyA = append(sub.OnlyA, k)
 				}
@@ -419,10 +484,13 @@ func CompareWith(a, b report.Source, opt CompareOptions) (*Result, error) {
 			return nil, sub
 		}
 		res.Subset = sub
-		if sumA, err = sharedSummary(a, inB, opt.Scorers); err != nil {
+	}
+	res.Truncated = truncated
+	if res.Subset != nil || truncated > 0 {
+		if sumA, err = sharedSummary(a, common, opt.Scorers); err != nil {
 			return nil, err
 		}
-		if sumB, err = sharedSummary(b, states, opt.Scorers); err != nil {
+		if sumB, err = sharedSummary(b, common, opt.Scorers); err != nil {
 			return nil, err
 		}
 	}
@@ -434,19 +502,6 @@ func CompareWith(a, b report.Source, opt CompareOptions) (*Result, error) {
 		// One sample per case: a flip is a change of the case's outcome.
 		res.Flips = flips
 	}
-	passHat := func(s *report.Summary, n int) map[string]*float64 {
-		out := map[string]*float64{}
-		if s.Samples == nil {
-			return out
-		}
-		for _, m := range s.Samples.Metrics {
-			if len(m.PassHatK) == n && n > 1 {
-				out[m.Name] = &m.PassHatK[n-1]
-			}
-		}
-		return out
-	}
-	hatA, hatB := passHat(sumA, res.MaxSamplesA), passHat(sumB, res.MaxSamplesB)
 	res.Flaky = flakyPairs(sumA, sumB)
 
 	// Rows: A's metrics in order, then those only B has.
@@ -462,15 +517,16 @@ func CompareWith(a, b report.Source, opt CompareOptions) (*Result, error) {
 		}
 		row := Row{Metric: name.Name, A: ma, B: mb}
 		if ma != nil && mb != nil && ma.Paired && mb.Paired {
-			if pc := pairs[name.Name]; pc != nil && pc.n > 0 {
-				row.Paired, row.Pairs, row.Worse, row.Better = true, pc.n, pc.worse, pc.better
+			if pc := pairs[name.Name]; pc != nil && len(pc.rates) > 0 {
+				row.Paired, row.Pairs, row.Worse, row.Better = true, len(pc.rates), pc.worse, pc.better
+				row.SamplesA, row.SamplesB = pc.samplesA, pc.samplesB
+				row.rates = pc.rates
 				row.Effect = stats.MeanDifference(pc.rates)
-				row.Lo, row.Hi = stats.PairedInterval(pc.rates)
-				row.MDE = stats.PairedMDE(pc.rates, Alpha, 0.8)
-				if res.Sampled {
-					row.Sampled = pc.sampled
+				row.MeanA, row.MeanB = caseMeans(pc.rates)
+				row.Sampled = pc.sampled
+				if pc.sampled {
 					row.P, row.Exact, row.Draws = stats.SignFlipRates(pc.rates)
-					row.PassHatA, row.PassHatB = hatA[name.Name], hatB[name.Name]
+					row.PassHatA, row.PassHatB = passHats(pc.rates)
 				} else {
 					row.P, row.Exact = stats.McNemar(pc.worse, pc.better), true
 				}
@@ -490,25 +546,68 @@ func CompareWith(a, b report.Source, opt CompareOptions) (*Result, error) {
 	}
 	slices.SortStableFunc(res.Flips, func(x, y Flip) int { return x.Seq - y.Seq })
 	slices.SortStableFunc(res.RateChanges, func(x, y RateChange) int { return x.Seq - y.Seq })
-	if res.Sampled && res.MaxSamplesA != res.MaxSamplesB {
-		res.Warnings = append(res.Warnings, fmt.Sprintf("A has up to %d sample(s) per case and B up to %d: a case's pass rate is measured more finely on one side; the sign-flip test still pairs them case by case", res.MaxSamplesA, res.MaxSamplesB))
+	if truncated > 0 {
+		res.Warnings = append(res.Warnings, fmt.Sprintf("A has up to %d sample(s) per case and B up to %d: like is compared with like, each of the %d case(s) whose counts differ on the samples both have (the first min of the two), and every figure below is over those samples",
+			res.MaxSamplesA, res.MaxSamplesB, truncated))
 	}
 	res.Warnings = append(warnings(res.A, res.B), res.Warnings...)
 	res.SetAdjustment(stats.Holm)
 	return res, nil
 }
 
+// caseMeans are the case-averaged rates of A and B over pairs.
+func caseMeans(ps []stats.RatePair) (a, b float64) {
+	for _, p := range ps {
+		a += stats.Ratio(p.PassA, p.NA)
+		b += stats.Ratio(p.PassB, p.NB)
+	}
+	n := float64(len(ps))
+	return a / n, b / n
+}
+
+// passHats are pass^k of each side over the pairs, k the most samples
+// every pair has on that side (nil below 2), each with the Wilson interval
+// over cases (a case's estimate is a fraction in [0, 1], for which the
+// interval of a binomial mean is conservative).
+func passHats(ps []stats.RatePair) (a, b *PassHat) {
+	side := func(pass, n func(stats.RatePair) int) *PassHat {
+		k := 0
+		for i, p := range ps {
+			if i == 0 || n(p) < k {
+				k = n(p)
+			}
+		}
+		if k < 2 {
+			return nil
+		}
+		var sum float64
+		for _, p := range ps {
+			sum += stats.PassHatK(n(p), pass(p), k)
+		}
+		v := sum / float64(len(ps))
+		lo, hi := stats.WilsonMean(v, len(ps))
+		return &PassHat{K: k, Value: v, Lo: lo, Hi: hi}
+	}
+	return side(func(p stats.RatePair) int { return p.PassA }, func(p stats.RatePair) int { return p.NA }),
+		side(func(p stats.RatePair) int { return p.PassB }, func(p stats.RatePair) int { return p.NB })
+}
+
 // sharedSummary re-aggregates the cases of src that the other report
-// holds (a key of in).
-func sharedSummary[V any](src report.Source, in map[string]V, scorers []score.Scorer) (*report.Summary, error) {
+// holds (a key of common), each on its first common[key] samples.
+func sharedSummary(src report.Source, common map[string]int, scorers []score.Scorer) (*report.Summary, error) {
 	if scorers == nil {
 		scorers = score.All()
 	}
 	agg := report.NewAggregate(scorers)
 	err := report.Scan(src, nil, func(r *report.CaseRecord) error {
-		if _, ok := in[r.Key]; ok {
-			agg.Add(r)
+		k, ok := common[r.Key]
+		if !ok {
+			return nil
 		}
+		if r.SampleCount() > k {
+			r.Samples = r.Samples[:k-1]
+		}
+		agg.Add(r)
 		return nil
 	}, nil)
 	if err != nil {
@@ -583,8 +682,8 @@ func passState(s string) string {
 type Options struct {
 	// Markdown selects GitHub Markdown.
 	Markdown bool
-	// Verbose shows every metric row; without it the rows with no
-	// significant change ("~") are left out and counted.
+	// Verbose shows every metric row; without it only the paired rows
+	// that changed significantly are shown and the rest counted.
 	Verbose bool
 	// Width is the width the terminal tables and notes fit (0:
 	// report.DefaultWidth). Negative (--wide) lifts the limit and shows
@@ -615,7 +714,8 @@ var costMetrics = []string{"cost.usd", "cost.tokens", "cost.latency.p95"}
 
 // Headline is the comparison in three lines: the metrics that changed
 // significantly (after adjustment), the cases that changed, and the change
-// in cost. Every figure is the paired per-case one of the table.
+// in cost. Every figure of a paired metric is the case-averaged one its
+// effect is the difference of.
 func (r *Result) Headline() []string {
 	var sig []string
 	paired := 0
@@ -625,7 +725,7 @@ func (r *Result) Headline() []string {
 		}
 		paired++
 		if row.Significant() {
-			sig = append(sig, fmt.Sprintf("%s %s → %s (%s, %s)", row.Metric, report.FormatValue(*row.A), report.FormatValue(*row.B), delta(row), pValue(row)))
+			sig = append(sig, fmt.Sprintf("%s %s → %s (%s, %s)", row.Metric, pct(row.MeanA), pct(row.MeanB), effectCell(row), pText(row)))
 		}
 	}
 	lines := []string{}
@@ -642,22 +742,26 @@ func (r *Result) Headline() []string {
 	} else {
 		lines = append(lines, "Significant changes: "+strings.Join(sig, "; "))
 	}
+	rose, fell := 0, 0
 	if r.Sampled {
-		fell := 0
 		for _, c := range r.RateChanges {
 			if stats.Ratio(c.B.Pass, c.B.N) < stats.Ratio(c.A.Pass, c.A.N) {
 				fell++
+			} else {
+				rose++
 			}
 		}
-		lines = append(lines, fmt.Sprintf("Cases: %d rose, %d fell (pass rate over their samples), of %d both reports hold", len(r.RateChanges)-fell, fell, r.Shared))
+		lines = append(lines, fmt.Sprintf("Cases: %d rose, %d fell, of %d both reports hold (any change of a case's pass rate over the samples both have; the gate counts only the changes its per-case test finds)",
+			rose, fell, r.Shared))
 	} else {
-		broken := 0
 		for _, f := range r.Flips {
 			if f.ToFail {
-				broken++
+				fell++
+			} else {
+				rose++
 			}
 		}
-		lines = append(lines, fmt.Sprintf("Cases: %d fixed (fail→pass), %d broken (pass→fail), of %d both reports hold", len(r.Flips)-broken, broken, r.Shared))
+		lines = append(lines, fmt.Sprintf("Cases: %d fixed (fail→pass), %d broken (pass→fail), of %d both reports hold", rose, fell, r.Shared))
 	}
 	var cost []string
 	for _, name := range costMetrics {
@@ -677,9 +781,45 @@ func (r *Result) Headline() []string {
 	if len(cost) == 0 {
 		lines = append(lines, "Cost: no cost metrics in both reports")
 	} else {
-		lines = append(lines, "Cost per case: "+strings.Join(cost, ", "))
+		lines = append(lines, "Cost per case (untested): "+strings.Join(cost, ", "))
 	}
 	return lines
+}
+
+// Next is the comparison's last line: what to do with it.
+func (r *Result) Next() string {
+	var worse, better []string
+	for _, row := range r.Rows {
+		if !row.Significant() {
+			continue
+		}
+		if row.Effect < 0 {
+			worse = append(worse, row.Metric)
+		} else {
+			better = append(better, row.Metric)
+		}
+	}
+	b := r.B.Variant
+	if b == "" {
+		b = r.NameB
+	}
+	switch {
+	case len(worse) > 0:
+		return fmt.Sprintf("Next: B is worse on %s: read the cases that fell above and B's report.html; fix the prompt, or accept a reviewed trade-off (searchbench accept) in its pull request",
+			cut(worse))
+	case len(better) > 0:
+		return fmt.Sprintf("Next: B is better on %s and worse on none: to ship %s, copy its prompt files over the ones it changes, run make pr-update and open a pull request (its gate judges it against the base)",
+			cut(better), b)
+	}
+	return "Next: no metric changed beyond what the draws explain; to see smaller changes, record more samples (record --samples 10) or more cases (searchbench power says how many)"
+}
+
+// cut names up to three items and counts the rest.
+func cut(items []string) string {
+	if len(items) <= 3 {
+		return strings.Join(items, ", ")
+	}
+	return fmt.Sprintf("%s and %d more", strings.Join(items[:3], ", "), len(items)-3)
 }
 
 // adjustment names the correction and its family, for notes.
@@ -694,50 +834,50 @@ func (r *Result) adjustment() string {
 	return fmt.Sprintf("p adjusted by %s across the %d testable paired metric(s)", a.Describe(), r.Family)
 }
 
-// MetricsTable is the metrics side by side (metric, A, B, delta, p,
-// pairs, mde), every row.
+// MetricsTable is the metrics side by side, every row: metric, A, B,
+// effect with its interval, p, cases, samples, mde.
 func (r *Result) MetricsTable() score.Table {
 	rows := make([][]string, len(r.Rows))
 	for i, row := range r.Rows {
-		rows[i] = []string{row.Metric, cell(row.A), cell(row.B), delta(row), pValue(row), pairsCell(row), mdeCell(row)}
+		rows[i] = []string{row.Metric, sideCell(row, true, true), sideCell(row, false, true), effectCell(row), pValue(row), pairsCell(row), mdeCell(row)}
 	}
-	return score.Table{Title: "Metrics", Header: metricsHeader, Rows: rows, Notes: r.notes()}
+	return score.Table{Title: "Metrics", Header: wideHeader, Rows: rows, Notes: []string{r.footnote()}}
 }
 
-var metricsHeader = []string{"metric", "A", "B", "delta", "p", "pairs", "mde"}
+var (
+	metricsHeader = []string{"metric", "A", "B", "effect [CI]", "p", "cases (−/+)"}
+	wideHeader    = []string{"metric", "A", "B", "effect [CI]", "p", "cases (−/+)", "mde"}
+)
 
-// notes explain the metrics table.
-func (r *Result) notes() []string {
-	test := fmt.Sprintf("p: exact McNemar test on the %d cases both reports hold, per metric over the cases where both have an outcome", r.Shared)
+// footnote is the one line under the metrics table.
+func (r *Result) footnote() string {
+	test := "McNemar's exact test"
 	if r.Sampled {
-		test = sampledNote(r)
+		test = "the exact sign-flip test on per-case rates (McNemar's with one sample)"
 	}
-	return []string{
-		test + "; " + r.adjustment() + " (the raw p in brackets); a metric enough of whose cases changed to reach p < 0.05 is testable",
-		fmt.Sprintf("delta: the paired effect, the mean over the paired cases of the per-case change B − A, shown when the adjusted p < %.2f; ~ means not significant; "+
-			"A and B are each report's own rate over all its cases%s, so their difference can differ from delta", Alpha, pooled(r)),
-		fmt.Sprintf("a paired metric over fewer than %d cases is too few cases to test (no test at %.2f could find a change); – in p means no test applies: "+
-			"the metric is a mean or a figure derived from several rates (F1, precision, recall), untested", stats.MinCases, Alpha),
-		"mde: the smallest change of the rate this many cases detect with 80% power at 0.05 (exact McNemar power, given the share of cases that changed)",
-	}
+	return fmt.Sprintf("A, B: case-averaged rates over the cases both hold; effect: their mean per-case change, its interval the one that inverts the test at the row's level; p: %s, %s. How to read it: docs/statistics.md",
+		test, r.adjustment())
 }
 
-func pooled(r *Result) string {
-	if r.Sampled {
-		return " (pooled over samples)"
-	}
-	return ""
-}
-
-// Write prints the comparison: a headline (significant changes, cases
-// fixed and broken, cost), the metrics table (metric, A, B, delta, p,
-// pairs; the "~" rows only with opt.Verbose), then the flipped cases.
+// Write prints the comparison: who A and B are and what to know before
+// trusting it, a headline (significant changes, cases, cost), the metrics
+// that changed significantly (every row with opt.Verbose), the cases that
+// changed, and a next step.
 func Write(w io.Writer, r *Result, opt Options) error {
 	markdown := opt.Markdown
 	var err error
 	printf := func(format string, args ...any) {
 		if err == nil {
 			_, err = fmt.Fprintf(w, format, args...)
+		}
+	}
+	lines := func(s, indent string) {
+		if markdown {
+			printf("%s\n", report.EscapeMarkdown(s))
+			return
+		}
+		for _, l := range report.WrapText(s, opt.width(), indent) {
+			printf("%s\n", l)
 		}
 	}
 	describe := func(name string, m report.Meta, cases int) string {
@@ -763,70 +903,88 @@ func Write(w io.Writer, r *Result, opt Options) error {
 		for _, w := range r.Warnings {
 			printf("> **Warning:** %s\n\n", report.EscapeMarkdown(w))
 		}
-	} else {
-		for _, l := range report.WrapText("A: "+describe(r.NameA, r.A, r.CasesA), opt.width(), "   ") {
-			printf("%s\n", l)
-		}
-		for _, l := range report.WrapText("B: "+describe(r.NameB, r.B, r.CasesB), opt.width(), "   ") {
-			printf("%s\n", l)
-		}
-		printf("\n")
-		for _, w := range r.Warnings {
-			for _, l := range report.WrapText("warning: "+w, opt.width(), "  ") {
-				printf("%s\n", l)
-			}
-			printf("\n")
-		}
-	}
-	if markdown {
 		printf("#### Headline\n\n")
 		for _, l := range r.Headline() {
 			printf("- %s\n", report.EscapeMarkdown(l))
 		}
 		printf("\n")
 	} else {
+		lines("A: "+describe(r.NameA, r.A, r.CasesA), "   ")
+		lines("B: "+describe(r.NameB, r.B, r.CasesB), "   ")
+		printf("\n")
+		for _, w := range r.Warnings {
+			lines("warning: "+w, "  ")
+		}
+		if len(r.Warnings) > 0 {
+			printf("\n")
+		}
 		for _, l := range r.Headline() {
-			for _, l := range report.WrapText(l, opt.width(), "  ") {
-				printf("%s\n", l)
-			}
+			lines(l, "  ")
 		}
 		printf("\n")
 	}
 	var rows [][]string
-	hidden := 0
+	unchanged, noise, untested := 0, 0, 0
+	wide := opt.Width < 0
 	for _, row := range r.Rows {
-		d := delta(row)
-		if d == "~" && !opt.Verbose {
-			hidden++
+		switch {
+		case opt.Verbose:
+		case !row.Changed():
+			unchanged++
+			continue
+		case row.Paired && !row.Significant():
+			noise++
+			continue
+		case !row.Paired:
+			untested++
 			continue
 		}
-		rows = append(rows, []string{row.Metric, cell(row.A), cell(row.B), d, pValue(row), pairsCell(row), mdeCell(row)})
-	}
-	notes := r.notes()
-	header := metricsHeader
-	if !opt.fits(header, rows) {
-		// Too wide: the values alone, the pairs and mde left to --wide.
-		for i, row := range rows {
-			rows[i] = []string{row[0], narrow(row[1]), narrow(row[2]), row[3], row[4]}
+		cells := []string{row.Metric, sideCell(row, true, wide), sideCell(row, false, wide), effectCell(row), pValue(row), pairsCell(row)}
+		if wide {
+			cells = append(cells, mdeCell(row))
 		}
-		header = metricsHeader[:5]
-		notes = notes[:len(notes)-1] // mde is a --wide column
-		notes = append(notes, "--wide adds the counts behind each rate and the pairs and mde (smallest detectable change) columns")
+		rows = append(rows, cells)
 	}
-	if hidden > 0 {
-		notes = append(notes, fmt.Sprintf("%d metric(s) with no significant change (~) not shown; -v shows every row", hidden))
+	header := metricsHeader
+	if wide {
+		header = wideHeader
 	}
-	if e := report.RenderTableWidth(w, markdown, opt.width(), "Metrics", header, rows, notes); e != nil && err == nil {
+	title := fmt.Sprintf("Metrics that changed significantly (%d of %d)", len(rows), len(r.Rows))
+	if opt.Verbose {
+		title = fmt.Sprintf("Metrics (all %d)", len(r.Rows))
+	}
+	notes := []string{r.footnote()}
+	if !opt.Verbose && unchanged+noise+untested > 0 {
+		notes = append(notes, fmt.Sprintf("not shown: %d unchanged, %d changed within what the draws explain (not significant), %d untested figures that changed (means, costs, rates derived from several: F1, precision, recall); -v shows every row",
+			unchanged, noise, untested))
+	}
+	if wide {
+		notes = append(notes, fmt.Sprintf("mde: the smallest change the cases detect with 80%% power at the row's level, if %.0f%% of them change outcome (a design fixed in advance)", 100*DesignDiscordance))
+	}
+	if len(rows) == 0 {
+		printf("%s: none\n", title)
+		for _, n := range notes {
+			lines("  "+n, "  ")
+		}
+	} else if e := report.RenderTableWidth(w, markdown, opt.width(), title, header, rows, notes); e != nil && err == nil {
 		err = e
 	}
 	if r.Sampled {
 		if e := writeSamples(w, r, opt); e != nil && err == nil {
 			err = e
 		}
-		return err
+	} else if e := writeFlips(w, r, opt); e != nil && err == nil {
+		err = e
 	}
+	printf("\n")
+	lines(r.Next(), "  ")
+	return err
+}
+
+// writeFlips prints the cases whose outcome flipped (one sample per case).
+func writeFlips(w io.Writer, r *Result, opt Options) error {
 	if len(r.Flips) == 0 {
-		printf("\nNo case flipped between A and B.\n")
+		_, err := fmt.Fprintf(w, "\nNo case flipped between A and B.\n")
 		return err
 	}
 	var frows [][]string
@@ -837,36 +995,77 @@ func Write(w io.Writer, r *Result, opt Options) error {
 			dir = "pass→fail"
 			toFail++
 		}
-		if len(f.Checks) == 0 {
-			frows = append(frows, []string{f.Case, dir, "", "", ""})
-		}
-		for i, c := range f.Checks {
-			cs, d := f.Case, dir
-			if i > 0 {
-				cs, d = "", ""
-			}
-			frows = append(frows, []string{cs, d, c.Check, c.A, c.B})
-		}
+		frows = append(frows, []string{f.Case, dir, checkLines(f.Checks)})
 	}
-	printf("\n")
+	if _, err := fmt.Fprintln(w); err != nil {
+		return err
+	}
 	title := fmt.Sprintf("Flipped cases (%d pass→fail, %d fail→pass)", toFail, len(r.Flips)-toFail)
-	header = []string{"case", "change", "check", "A", "B"}
-	if !opt.fits(header, frows) {
-		// Too wide: each case's changed checks in one cell, a line each.
-		frows = frows[:0]
-		for _, f := range r.Flips {
-			dir := "fail→pass"
-			if f.ToFail {
-				dir = "pass→fail"
-			}
-			frows = append(frows, []string{f.Case, dir, checkLines(f.Checks)})
+	return report.RenderTableWidth(w, opt.Markdown, opt.width(), title, []string{"case", "change", "check: A → B"}, frows, nil)
+}
+
+// pct writes a rate in percent.
+func pct(x float64) string { return fmt.Sprintf("%.1f%%", 100*x) }
+
+// sideCell is a row's A (a) or B figure: for a paired row the
+// case-averaged rate (with its cases and samples when wide), else the
+// summary's value.
+func sideCell(r Row, a, wide bool) string {
+	if r.Paired {
+		v, n := r.MeanB, r.SamplesB
+		if a {
+			v, n = r.MeanA, r.SamplesA
 		}
-		header = []string{"case", "change", "check: A → B"}
+		if !wide {
+			return pct(v)
+		}
+		if n != r.Pairs {
+			return fmt.Sprintf("%s (%d cases, %d samples)", pct(v), r.Pairs, n)
+		}
+		return fmt.Sprintf("%s (%d cases)", pct(v), r.Pairs)
 	}
-	if e := report.RenderTableWidth(w, markdown, opt.width(), title, header, frows, nil); e != nil && err == nil {
-		err = e
+	m := r.B
+	if a {
+		m = r.A
 	}
-	return err
+	if m == nil {
+		return "–"
+	}
+	s := report.FormatValue(*m)
+	if wide && m.Unit == score.UnitRate {
+		s += " (" + report.FormatN(*m) + ")"
+	}
+	return s
+}
+
+// effectCell is a paired row's effect with its interval, "untested" for
+// a figure no test applies to, "–" when a side is missing.
+func effectCell(r Row) string {
+	switch {
+	case r.A == nil || r.B == nil:
+		return "–"
+	case !r.Paired:
+		return "untested"
+	case r.TooFew():
+		return fmt.Sprintf("n=%d: too few cases to test", r.Pairs)
+	}
+	conf := ""
+	if r.Level != Alpha {
+		conf = fmt.Sprintf(" (%s%% CI)", confidence(r.Level))
+	}
+	return fmt.Sprintf("%+.1f pp [%+.1f, %+.1f]%s", 100*r.Effect, 100*r.Lo, 100*r.Hi, conf)
+}
+
+// confidence writes 1 − level in percent: "95", "99.8".
+func confidence(level float64) string {
+	c := 100 * (1 - level)
+	if c == math.Trunc(c) {
+		return fmt.Sprintf("%.0f", c)
+	}
+	if s := fmt.Sprintf("%.1f", c); s != "100.0" {
+		return s
+	}
+	return fmt.Sprintf("%.3f", c)
 }
 
 // narrow is a value cell without the counts of a rate: "77.9%" for
@@ -953,9 +1152,9 @@ func pValue(r Row) string {
 	if r.TooFew() {
 		return "untested"
 	}
-	s := "p" + pfmt(r.PAdj)
+	s := stats.PValue(r.PAdj)
 	if r.PAdj != r.P {
-		s += " [p" + pfmt(r.P) + "]"
+		s += " (raw " + stats.PValue(r.P) + ")"
 	}
 	if !r.Exact {
 		s += fmt.Sprintf(" (Monte Carlo ±%.3f)", stats.MonteCarloSE(r.P, r.Draws))
@@ -963,13 +1162,8 @@ func pValue(r Row) string {
 	return s
 }
 
-// pfmt is "=0.012" or "<0.001".
-func pfmt(p float64) string {
-	if p < 0.001 {
-		return "<0.001"
-	}
-	return fmt.Sprintf("=%.3f", p)
-}
+// pText is the p-value for the headline: "p < 0.001".
+func pText(r Row) string { return stats.PValue(r.PAdj) }
 
 func pairsCell(r Row) string {
 	if !r.Paired {
@@ -982,7 +1176,7 @@ func mdeCell(r Row) string {
 	if !r.Paired {
 		return ""
 	}
-	if r.MDE >= 1 {
+	if r.MDE >= 1 || r.MDE <= 0 {
 		return "none"
 	}
 	return fmt.Sprintf("±%.1f pp", 100*r.MDE)

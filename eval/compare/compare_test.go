@@ -186,8 +186,8 @@ func TestWriteGolden(t *testing.T) {
 		}
 		out := buf.String()
 		golden.Check(t, filepath.Join("testdata", tc.name), []byte(out))
-		if tc.opt.Verbose != strings.Contains(out, "│ ~ ") {
-			t.Errorf("%s: verbose %v, but ~ rows shown: %v", tc.name, tc.opt.Verbose, !tc.opt.Verbose)
+		if tc.opt.Verbose != strings.Contains(out, "│ untested") {
+			t.Errorf("%s: verbose %v, but untested rows shown: %v", tc.name, tc.opt.Verbose, !tc.opt.Verbose)
 		}
 		if !strings.Contains(out, "Cases: 1 fixed (fail→pass), 10 broken (pass→fail), of 17 both reports hold") {
 			t.Errorf("%s: no headline of the flips:\n%s", tc.name, out)

@@ -52,11 +52,11 @@ func TestPValueCell(t *testing.T) {
 		r    Row
 		want string
 	}{
-		{Row{Paired: true, Pairs: 10, Exact: true, P: 0.001, PAdj: 0.001}, "p=0.001"},
-		{Row{Paired: true, Pairs: 10, Exact: true, P: 0.000999, PAdj: 0.000999}, "p<0.001"},
-		{Row{Paired: true, Pairs: 10, Exact: true, P: 0.004, PAdj: 0.04}, "p=0.040 [p=0.004]"},
+		{Row{Paired: true, Pairs: 10, Exact: true, P: 0.001, PAdj: 0.001}, "p = 0.001"},
+		{Row{Paired: true, Pairs: 10, Exact: true, P: 0.000999, PAdj: 0.000999}, "p < 0.001"},
+		{Row{Paired: true, Pairs: 10, Exact: true, P: 0.004, PAdj: 0.04}, "p = 0.040 (raw p = 0.004)"},
 		{Row{Paired: true, Pairs: 3, Exact: true, P: 0.25, PAdj: 0.25}, "untested"},
-		{Row{Paired: true, Pairs: 100, Exact: false, Draws: 10000, P: 0.5, PAdj: 0.5}, "p=0.500 (Monte Carlo ±0.005)"},
+		{Row{Paired: true, Pairs: 100, Exact: false, Draws: 10000, P: 0.5, PAdj: 0.5}, "p = 0.500 (Monte Carlo ±0.005)"},
 		{Row{P: 0.5}, "–"},
 	} {
 		if got := pValue(tt.r); got != tt.want {
@@ -321,7 +321,7 @@ func TestSharedSummaryScorers(t *testing.T) {
 		reporttest.Consent(0, "y", "YES", "yes please", "YES", "yes.phrase"),
 		reporttest.Consent(1, "n", "NO", "no thanks", "YES", "yes.phrase"),
 	}))
-	in := map[string]bool{"consent/y": true, "consent/n": true}
+	in := map[string]int{"consent/y": 1, "consent/n": 1}
 	names := func(scorers []score.Scorer) string {
 		t.Helper()
 		s, err := sharedSummary(src, in, scorers)

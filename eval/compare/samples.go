@@ -9,55 +9,35 @@ import (
 	"github.com/searchbench/searchbench/eval/stats"
 )
 
-// sampledNote is the metrics table's note when the runs have samples.
-func sampledNote(r *Result) string {
-	return fmt.Sprintf("values are means over every sample; p: exact paired sign-flip test on the per-case pass-rate differences B − A "+
-		"over the %d cases both reports hold (all 2^n sign assignments counted exactly; for very large runs a seeded Monte Carlo, marked with its standard error), "+
-		"per metric over the cases where both have an outcome; pairs: cases (−rate fell +rate rose). With one sample per case this test is McNemar's",
-		r.Shared)
-}
-
-// writeSamples prints what a comparison of sampled runs adds: per paired
-// metric the effect with its interval, the test and pass^N of each run,
-// then the cases whose pass rate changed.
+// writeSamples prints what a comparison of sampled runs adds: with
+// --wide or -v the reliability of each paired metric (pass^k with its
+// interval), then the flaky cases and the cases whose pass rate changed.
 func writeSamples(w io.Writer, r *Result, opt Options) error {
 	markdown := opt.Markdown
-	var rows [][]string
-	for _, row := range r.Rows {
-		if !row.Sampled {
-			continue
-		}
-		p := pValue(row)
-		effect := fmt.Sprintf("%+.1f pp [%+.1f, %+.1f]", 100*row.Effect, 100*row.Lo, 100*row.Hi)
-		rows = append(rows, []string{row.Metric, cell(row.A), cell(row.B), effect, p, pairsCell(row),
-			passHat(row.PassHatA), passHat(row.PassHatB)})
-	}
 	if _, err := fmt.Fprintln(w); err != nil {
 		return err
 	}
-	notes := []string{
-		"effect: mean over cases of the per-case pass-rate difference B − A (each case weighs the same; the delta of the metrics table), with Newcombe's paired score 95% interval (continuity-corrected, case-level outcomes); A and B: pooled over samples",
-		fmt.Sprintf("pass^%d (A) and pass^%d (B): the share of cases expected to pass all of that many samples (τ-bench's unbiased estimator); – when the run has no case with that many samples", r.MaxSamplesA, r.MaxSamplesB),
-	}
-	header := []string{"metric", "A", "B", "effect [95% CI]", "p (sign-flip, adj.)", "cases", fmt.Sprintf("pass^%d A", r.MaxSamplesA), fmt.Sprintf("pass^%d B", r.MaxSamplesB)}
-	if !opt.fits(header, rows) {
-		// Too wide: the values alone, pass^N left to --wide.
-		for i, row := range rows {
-			rows[i] = []string{row[0], narrow(row[1]), narrow(row[2]), row[3], row[4], row[5]}
+	if opt.Verbose || opt.Width < 0 {
+		var rows [][]string
+		for _, row := range r.Rows {
+			if row.Sampled && (row.PassHatA != nil || row.PassHatB != nil) {
+				rows = append(rows, []string{row.Metric, passHat(row.PassHatA), passHat(row.PassHatB)})
+			}
 		}
-		header = []string{"metric", "A", "B", "effect [95% CI]", "p", "cases"}
-		notes = []string{notes[0] + "; p: the sign-flip test, adjusted; cases: paired (−rate fell +rate rose)",
-			fmt.Sprintf("--wide adds the counts behind each rate and pass^%d of each run", max(r.MaxSamplesA, r.MaxSamplesB))}
+		if len(rows) > 0 {
+			if err := report.RenderTableWidth(w, markdown, opt.width(), "Reliability: pass^k, the share of cases expected to pass all k samples",
+				[]string{"metric", "A", "B"}, rows, []string{"τ-bench's unbiased estimator over the cases both hold, k the samples every case has on that side, with a 95% Wilson interval over cases"}); err != nil {
+				return err
+			}
+			if _, err := fmt.Fprintln(w); err != nil {
+				return err
+			}
+		}
 	}
-	if err := report.RenderTableWidth(w, markdown, opt.width(), fmt.Sprintf("Samples: paired test on per-case pass rates (A up to %d, B up to %d samples per case)", r.MaxSamplesA, r.MaxSamplesB),
-		header, rows, notes); err != nil {
-		return err
-	}
-	if _, err := fmt.Fprintln(w); err != nil {
-		return err
-	}
-	if err := writeFlaky(w, r, opt); err != nil {
-		return err
+	if opt.Verbose || opt.Width < 0 {
+		if err := writeFlaky(w, r, opt); err != nil {
+			return err
+		}
 	}
 	if len(r.RateChanges) == 0 {
 		_, err := fmt.Fprintf(w, "No case's pass rate changed between A and B.\n")
@@ -71,7 +51,7 @@ func writeSamples(w io.Writer, r *Result, opt Options) error {
 			dir = "fell"
 			fell++
 		}
-		rate := fmt.Sprintf("%d/%d → %d/%d", c.A.Pass, c.A.N, c.B.Pass, c.B.N)
+		rate := fmt.Sprintf("%d/%d→%d/%d", c.A.Pass, c.A.N, c.B.Pass, c.B.N)
 		if len(c.Checks) == 0 {
 			crows = append(crows, []string{c.Case, rate, dir, "", "", ""})
 		}
@@ -84,7 +64,7 @@ func writeSamples(w io.Writer, r *Result, opt Options) error {
 		}
 	}
 	title := fmt.Sprintf("Cases whose pass rate changed (%d fell, %d rose)", fell, len(r.RateChanges)-fell)
-	header = []string{"case", "passed", "change", "check (sample 1)", "A", "B"}
+	header := []string{"case", "passed", "change", "check (sample 1)", "A", "B"}
 	if !opt.fits(header, crows) {
 		// Too wide: each case's changed checks in one cell, a line each.
 		crows = crows[:0]
@@ -93,7 +73,7 @@ func writeSamples(w io.Writer, r *Result, opt Options) error {
 			if stats.Ratio(c.B.Pass, c.B.N) < stats.Ratio(c.A.Pass, c.A.N) {
 				dir = "fell"
 			}
-			crows = append(crows, []string{c.Case, fmt.Sprintf("%d/%d → %d/%d", c.A.Pass, c.A.N, c.B.Pass, c.B.N), dir, checkLines(c.Checks)})
+			crows = append(crows, []string{c.Case, fmt.Sprintf("%d/%d→%d/%d", c.A.Pass, c.A.N, c.B.Pass, c.B.N), dir, checkLines(c.Checks)})
 		}
 		header = []string{"case", "passed", "change", "check (sample 1): A → B"}
 	}
@@ -111,11 +91,11 @@ func checkLines(cs []CheckChange) string {
 	return strings.Join(lines, "\n")
 }
 
-func passHat(x *float64) string {
+func passHat(x *PassHat) string {
 	if x == nil {
 		return "–"
 	}
-	return fmt.Sprintf("%.1f%%", 100**x)
+	return fmt.Sprintf("pass^%d %.1f%% [%.1f, %.1f]", x.K, 100*x.Value, 100*x.Lo, 100*x.Hi)
 }
 
 // writeFlaky prints the cases whose samples ended differently in A or B.

@@ -2,7 +2,6 @@ package compare
 
 import (
 	"bytes"
-	"fmt"
 	"strings"
 	"testing"
 
@@ -46,12 +45,18 @@ func TestSampledRows(t *testing.T) {
 		t.Errorf("pairs %d (−%d +%d), want 6 (−1 +4)", r.Pairs, r.Worse, r.Better)
 	}
 	m := stats.MeanDifference(pairs)
-	lo, hi := stats.PairedInterval(pairs)
-	if r.Effect != m || r.Lo != lo || r.Hi != hi || !(lo < m && m < hi) {
-		t.Errorf("effect %v [%v, %v], want %v [%v, %v]", r.Effect, r.Lo, r.Hi, m, lo, hi)
+	lo, hi := stats.SignFlipInterval(pairs, Alpha)
+	// p = 0.125: not significant, so the interval that inverts the test
+	// holds 0.
+	if r.Effect != m || r.Lo != lo || r.Hi != hi || !(lo < m && m < hi) || lo > 0 {
+		t.Errorf("effect %v [%v, %v], want %v [%v, %v] around 0", r.Effect, r.Lo, r.Hi, m, lo, hi)
 	}
-	if r.PassHatA == nil || *r.PassHatA != stats.Round(1.0/6, 6) || r.PassHatB == nil || *r.PassHatB != 0.5 {
-		t.Errorf("pass^5 A %v B %v, want 1/6 and 1/2", r.PassHatA, r.PassHatB)
+	if abs(r.MeanA-13.0/30) > 1e-12 || abs(r.MeanB-26.0/30) > 1e-12 {
+		t.Errorf("case-averaged rates %v → %v, want 13/30 → 26/30", r.MeanA, r.MeanB)
+	}
+	if r.PassHatA == nil || r.PassHatA.K != 5 || r.PassHatA.Value != 1.0/6 || r.PassHatB == nil || r.PassHatB.Value != 0.5 ||
+		!(r.PassHatA.Lo < 1.0/6 && 1.0/6 < r.PassHatA.Hi) {
+		t.Errorf("pass^5 A %+v B %+v, want 1/6 and 1/2 with intervals", r.PassHatA, r.PassHatB)
 	}
 	if len(res.RateChanges) != 5 || res.RateChanges[0].Case != "routing/a" || res.RateChanges[0].B != (stats.Cluster{Pass: 5, N: 5}) {
 		t.Errorf("rate changes %+v", res.RateChanges)
@@ -60,8 +65,8 @@ func TestSampledRows(t *testing.T) {
 	if err := Write(&buf, res, Options{Verbose: true}); err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{"exact paired sign-flip test", "Samples: paired test on per-case pass rates (A up to 5, B up to 5 samples per case)",
-		"p=0.125", "Cases whose pass rate changed (1 fell, 4 rose)", "0/5 → 5/5", "│ ~ ",
+	for _, want := range []string{"exact sign-flip test", "Metrics (all",
+		"p = 0.125", "Cases whose pass rate changed (1 fell, 4 rose)", "0/5→5/5", "pass^5 16.7% [",
 		"Flaky cases (4 in A, 3 in B)", "routing/b │ fail pass fail fail fail │ pass pass pass fail pass"} {
 		if !strings.Contains(buf.String(), want) {
 			t.Errorf("output lacks %q:\n%s", want, buf.String())
@@ -72,7 +77,8 @@ func TestSampledRows(t *testing.T) {
 	}
 }
 
-// One side sampled, the other not: still paired by case, with a warning.
+// One side sampled, the other not: like is compared with like, each case
+// on the samples both sides have (here sample 1), with a warning.
 func TestSampledAgainstOneSample(t *testing.T) {
 	y, n := true, false
 	a := sampledRun("a", []bool{n}, []bool{y}, []bool{n})
@@ -81,16 +87,22 @@ func TestSampledAgainstOneSample(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !res.Sampled || len(res.Warnings) == 0 || !strings.Contains(strings.Join(res.Warnings, " "), "A has up to 1 sample(s) per case and B up to 3") {
-		t.Errorf("warnings %q", res.Warnings)
+	if res.Truncated != 3 || !strings.Contains(strings.Join(res.Warnings, " "), "A has up to 1 sample(s) per case and B up to 3: like is compared with like") {
+		t.Errorf("truncated %d, warnings %q", res.Truncated, res.Warnings)
 	}
-	if r := row(t, res, "routing.accuracy"); !r.Sampled || r.Better != 2 || r.Worse != 0 {
+	// Sample 1: a n→y, b y→y, c n→n.
+	if r := row(t, res, "routing.accuracy"); r.Sampled || r.Better != 1 || r.Worse != 0 || r.SamplesB != 3 || r.MeanB != 2.0/3 {
 		t.Errorf("row %+v", r)
+	}
+	// The summaries are re-aggregated over the same samples: B's accuracy
+	// is over its first samples, not all nine.
+	if r := row(t, res, "routing.accuracy"); r.B.Den != 3 || r.B.Num != 2 {
+		t.Errorf("B's summary rate %d/%d, want 2/3 (its sample 1 of each case)", r.B.Num, r.B.Den)
 	}
 }
 
-// A sampled against a one-sample B: still the sampled path, rates from
-// A's samples.
+// The same the other way round: A's later samples are not compared with
+// nothing.
 func TestSampledAgainstOneSampleReversed(t *testing.T) {
 	y, n := true, false
 	a := sampledRun("a", []bool{y, y, n}, []bool{n, n, y}, []bool{y, y, y})
@@ -100,12 +112,9 @@ func TestSampledAgainstOneSampleReversed(t *testing.T) {
 		t.Fatal(err)
 	}
 	r := row(t, res, "routing.accuracy")
-	// Rates 2/3 → 1, 1/3 → 0, 1 → 1: one rose, one fell.
-	if !res.Sampled || !r.Sampled || r.Better != 1 || r.Worse != 1 || r.Pairs != 3 {
-		t.Errorf("sampled %v row %+v", res.Sampled, r)
-	}
-	if len(res.RateChanges) != 2 || res.RateChanges[0].Case != "routing/a" || res.RateChanges[1].Case != "routing/b" {
-		t.Errorf("rate changes %+v", res.RateChanges)
+	// Sample 1 of each: y→y, n→n, y→y: nothing changed.
+	if r.Better != 0 || r.Worse != 0 || r.Pairs != 3 || r.Changed() || len(res.RateChanges) != 0 {
+		t.Errorf("row %+v, rate changes %+v", r, res.RateChanges)
 	}
 }
 
@@ -128,16 +137,16 @@ func TestSampledOutputCells(t *testing.T) {
 		t.Fatal(err)
 	}
 	out := buf.String()
-	effect := fmt.Sprintf("%+.1f pp [%+.1f, %+.1f]", 100*r.Effect, 100*r.Lo, 100*r.Hi)
-	for _, want := range []string{effect, "│ 50.0%    │ 50.0%",
-		"routing/a │ 1/4 → 3/4 │ rose", "Cases whose pass rate changed (0 fell, 1 rose)",
+	effect := effectCell(r)
+	for _, want := range []string{"│ " + effect + " │", "│ 62.5% (2 cases, 8 samples)  │ 87.5% (2 cases, 8 samples)  │",
+		"routing/a │ 1/4→3/4 │ rose", "Cases whose pass rate changed (0 fell, 1 rose)",
 		"each sample's result in order", "routing/a │ pass fail fail fail │ pass pass pass fail"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("output lacks %q:\n%s", want, out)
 		}
 	}
-	if passHat(nil) != "–" || passHat(&r.Effect) != fmt.Sprintf("%.1f%%", 100*r.Effect) {
-		t.Errorf("passHat: %q %q", passHat(nil), passHat(&r.Effect))
+	if ph := (&PassHat{K: 3, Value: 0.25, Lo: 0.1, Hi: 0.5}); passHat(nil) != "–" || passHat(ph) != "pass^3 25.0% [10.0, 50.0]" {
+		t.Errorf("passHat: %q %q", passHat(nil), passHat(ph))
 	}
 
 	// No flaky case and no rate change.

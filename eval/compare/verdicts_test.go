@@ -2,6 +2,7 @@ package compare
 
 import (
 	"bytes"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -16,46 +17,39 @@ func repeat(v bool, n int) []bool {
 	return out
 }
 
-// One effect, one sign: with very unequal samples per case the pooled
-// rates can fall while every paired figure rises. The delta column, the
-// headline, the interval and the test all use the paired effect.
-func TestDeltaIsThePairedEffect(t *testing.T) {
+// One effect, one sign: the headline's before and after are the
+// case-averaged rates the effect is the difference of, and its interval
+// the one that inverts the test (it said "9.1% → 4.8% (+81.8 pp)", pooled
+// rates falling beside a rising effect).
+func TestHeadlineFiguresAreTheEffectsRates(t *testing.T) {
 	var a, b [][]bool
 	for range 10 {
-		a = append(a, []bool{false})
-		b = append(b, []bool{true})
+		a = append(a, []bool{false, false})
+		b = append(b, []bool{true, true})
 	}
-	a = append(a, []bool{true})
-	b = append(b, repeat(false, 200))
+	a = append(a, []bool{true, true})
+	b = append(b, []bool{false, true})
 	res, err := Compare(sampledRun("a", a...), sampledRun("b", b...))
 	if err != nil {
 		t.Fatal(err)
 	}
 	r := row(t, res, "routing.accuracy")
-	if !(r.B.Value < r.A.Value) {
-		t.Fatalf("the pooled rate should fall: %v → %v", r.A.Value, r.B.Value)
-	}
-	want := (10.0 - 1) / 11
-	if r.Effect != want || !(r.Lo < want && want < r.Hi) || !r.Significant() {
-		t.Errorf("effect %v [%v, %v] significant %v, want %v", r.Effect, r.Lo, r.Hi, r.Significant(), want)
-	}
-	if d := delta(r); d != "+81.8 pp" {
-		t.Errorf("delta %q, want the paired +81.8 pp", d)
+	want := (10.0 - 0.5) / 11
+	if abs(r.Effect-want) > 1e-12 || abs(r.MeanB-r.MeanA-r.Effect) > 1e-12 || !(r.Lo < want && want < r.Hi) || r.Lo <= 0 || !r.Significant() {
+		t.Errorf("effect %v [%v, %v] (%v → %v) significant %v, want %v", r.Effect, r.Lo, r.Hi, r.MeanA, r.MeanB, r.Significant(), want)
 	}
 	h := strings.Join(res.Headline(), "\n")
-	if !strings.Contains(h, "routing.accuracy 9.1% → 4.8% (+81.8 pp, p=") {
+	if !strings.Contains(h, fmt.Sprintf("routing.accuracy 9.1%% → 95.5%% (+86.4 pp [%+.1f, %+.1f], p = ", 100*r.Lo, 100*r.Hi)) {
 		t.Errorf("headline %q", h)
 	}
-	// The sampled headline counts the cases whose rate changed, as its
-	// table does (it said "0 fixed, 0 broken").
-	if !strings.Contains(h, "Cases: 10 rose, 1 fell (pass rate over their samples), of 11 both reports hold") {
+	if !strings.Contains(h, "Cases: 10 rose, 1 fell, of 11 both reports hold") {
 		t.Errorf("headline %q", h)
 	}
 	var buf bytes.Buffer
 	if err := Write(&buf, res, Options{}); err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(buf.String(), "Cases whose pass rate changed (1 fell, 10 rose)") || !strings.Contains(buf.String(), "(pooled over samples)") {
+	if !strings.Contains(buf.String(), "Cases whose pass rate changed (1 fell, 10 rose)") || !strings.Contains(buf.String(), "case-averaged") {
 		t.Errorf("output:\n%s", buf.String())
 	}
 }

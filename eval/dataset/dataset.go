@@ -73,6 +73,10 @@ type Case struct {
 
 	Query string // routing: the user's question
 	Reply string // consent: the user's reply to the Phase 1 question
+	// Previous is, for consent, the query the Phase 1 question was about
+	// ("" when the case does not say): the classifier reads the reply's
+	// language with it.
+	Previous string
 
 	// Flows.
 	Turns  []Turn
@@ -122,6 +126,10 @@ type Expect struct {
 	Output       string // passed | repaired | schema_violation
 	RefusedCalls *int   // tool calls refused by the per-tool query limit
 	Retries      *int   // HTTP retries across the turn's requests
+	// Scope is the condition the consent put on the search, which every
+	// Phase 2 request must carry as an instruction (trace
+	// ScopeInstruction) — "" for none expected.
+	Scope string `json:",omitempty"`
 }
 
 // Call is an expected tool call of a parser case.
@@ -164,6 +172,7 @@ func (c *Case) Hash() string {
 	}
 	v := struct {
 		ID, Kind, Note, Label, Query, Reply, Mode, Prompt, Reasoning, Content string
+		Previous                                                              string `json:",omitempty"`
 		Tags                                                                  []string
 		Repair                                                                bool
 		Turns                                                                 []turn
@@ -171,7 +180,7 @@ func (c *Case) Hash() string {
 		// Left out when nil, so a case without a gold answer keeps the
 		// hash it had before answers existed.
 		Answer *Gold `json:",omitempty"`
-	}{c.ID, c.Kind, c.Note, c.Label, c.Query, c.Reply, c.Mode, c.Prompt, c.Reasoning, c.Content, c.Tags, c.Repair, nil, c.Expect, nil}
+	}{c.ID, c.Kind, c.Note, c.Label, c.Query, c.Reply, c.Mode, c.Prompt, c.Reasoning, c.Content, c.Previous, c.Tags, c.Repair, nil, c.Expect, nil}
 	if c.Answer != nil {
 		g := *c.Answer
 		g.Line = 0 // where it sits does not count

@@ -135,7 +135,7 @@ cases:
       - expect: {phase: phase2}
 `, []string{
 			`x.yaml:4:11: case "f": unknown mode "turbo"`,
-			`x.yaml:7:17: case "f": turn 1: route, verification, error and output are Phase 2 expectations`,
+			`x.yaml:7:17: case "f": turn 1: route, verification, error, output and scope are Phase 2 expectations`,
 			`x.yaml:8:15: case "f": turn 2: user is empty`,
 			`x.yaml:9:46: case "f": unknown key "colour" in turn 2: expect`,
 			`x.yaml:9:25: case "f": turn 2: expect.phase: unknown value "phase3"`,

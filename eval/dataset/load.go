@@ -170,7 +170,7 @@ func (p *parser) parseCase(ds *Dataset, n *yaml.Node) *Case {
 		allowed = append(allowed, "query", "label", "answer")
 		required = append(required, "query", "label")
 	case KindConsent:
-		allowed = append(allowed, "reply", "label")
+		allowed = append(allowed, "reply", "label", "previous")
 		required = append(required, "reply", "label")
 	case KindFlows:
 		allowed = append(allowed, "turns", "mode", "repair", "answer")
@@ -234,6 +234,9 @@ func (p *parser) parseCase(ds *Dataset, n *yaml.Node) *Case {
 		}
 		if f := fields["label"]; f != nil {
 			c.Label = p.enum(f, id, "label", ConsentLabels)
+		}
+		if f := fields["previous"]; f != nil {
+			c.Previous = p.nonEmpty(f, id, "previous")
 		}
 	case KindFlows:
 		if f := fields["mode"]; f != nil {
@@ -368,7 +371,7 @@ func (p *parser) turns(n *yaml.Node, id string) []Turn {
 }
 
 func (p *parser) expect(n *yaml.Node, id, where string) Expect {
-	keys := []string{"phase", "intent", "override", "route", "verification", "error", "output", "refused_calls", "retries"}
+	keys := []string{"phase", "intent", "override", "route", "verification", "error", "output", "refused_calls", "retries", "scope"}
 	fields := p.mapping(n, id, where+": expect", keys, []string{"phase"})
 	var e Expect
 	if fields == nil {
@@ -405,8 +408,11 @@ func (p *parser) expect(n *yaml.Node, id, where string) Expect {
 		v := p.integer(f, id, at+"retries")
 		e.Retries = &v
 	}
-	if e.Phase != "phase2" && (e.Route != "" || e.Verification != "" || e.Error != "" || e.Output != "") {
-		p.add(n, id, where+": route, verification, error and output are Phase 2 expectations, but phase is "+strconv.Quote(e.Phase))
+	if f := fields["scope"]; f != nil {
+		e.Scope = p.nonEmpty(f, id, at+"scope")
+	}
+	if e.Phase != "phase2" && (e.Route != "" || e.Verification != "" || e.Error != "" || e.Output != "" || e.Scope != "") {
+		p.add(n, id, where+": route, verification, error, output and scope are Phase 2 expectations, but phase is "+strconv.Quote(e.Phase))
 	}
 	return e
 }

@@ -34,12 +34,18 @@ type Config struct {
 	// purpose, so later regressions are measured from the new state (a
 	// ratchet). Off by default.
 	Improvements bool
-	// PassRateDrop replaces Flips and Improvements for a case with several
-	// samples (in the run or the baseline): a scorer whose pass rate over
-	// the case's samples fell by at least this much is a violation (and,
-	// with Improvements, one whose rate rose by as much). A fraction in
-	// (0, 1]; default DefaultPassRateDrop.
-	PassRateDrop float64
+	// Alpha is the family-wise error level of the gate's tests (regressions
+	// alpha, default DefaultAlpha): the chance that a run of an unchanged
+	// prompt, with fresh draws, fails on a test at all. Half of it goes to
+	// the per-case tests of sampled cases (Fisher's exact test per case and
+	// scorer, Tarone–Holm over them), half to the paired tests of the
+	// metrics (sign-flip over cases, Tarone–Holm over them).
+	Alpha float64
+	// MinEffect is the smallest change of a sampled case's pass rate that
+	// fails the gate once its test finds it (pass_rate_drop; default 0: a
+	// significant change of any size). A significant change below it is a
+	// note.
+	MinEffect float64
 	// The rules that close the holes a subset comparison would leave, each
 	// on by default: a case new in the run that fails (NewFailures), a
 	// baseline case inside the run's selection that the run lacks
@@ -56,9 +62,8 @@ type Config struct {
 	Judges *Judges
 }
 
-// DefaultPassRateDrop is the default PassRateDrop: with five samples, a
-// case must lose two of them, so one unlucky draw is not a regression.
-const DefaultPassRateDrop = 0.4
+// DefaultAlpha is the default family-wise error level of a gate.
+const DefaultAlpha = 0.05
 
 // MaxHeadline bounds the headline table.
 const MaxHeadline = 12
@@ -106,7 +111,7 @@ var metricRE = regexp.MustCompile(`^[a-z][a-z0-9_]*((\.[A-Za-z0-9_>-]+)+(\.\*)?|
 // that is not is a typo, reported with the nearest valid name and every
 // other problem as a *ConfigError. A gate typo never makes a gate vacuous.
 func Load(file string, data []byte, scorers []score.Scorer) (*Config, error) {
-	l := &loader{cfg: &Config{File: file, PassRateDrop: DefaultPassRateDrop, Flips: true, NewFailures: true, RemovedCases: true,
+	l := &loader{cfg: &Config{File: file, Alpha: DefaultAlpha, Flips: true, NewFailures: true, RemovedCases: true,
 		EditedCases: true, ChangedDatasets: true, Vanished: true}, scorers: score.Names(scorers), cat: score.NewCatalogue(scorers)}
 	var doc yaml.Node
 	if err := yaml.Unmarshal(data, &doc); err != nil {
@@ -316,7 +321,7 @@ func (l *loader) regressions(n *yaml.Node) {
 	rules := map[string]*bool{"flips": &l.cfg.Flips, "improvements": &l.cfg.Improvements,
 		"new_failures": &l.cfg.NewFailures, "removed_cases": &l.cfg.RemovedCases, "edited_cases": &l.cfg.EditedCases,
 		"changed_datasets": &l.cfg.ChangedDatasets, "vanished": &l.cfg.Vanished}
-	for _, kv := range l.mapping(n, "regressions", "tolerance", "metrics", "flips", "improvements", "pass_rate_drop",
+	for _, kv := range l.mapping(n, "regressions", "tolerance", "metrics", "flips", "improvements", "pass_rate_drop", "alpha",
 		"new_failures", "removed_cases", "edited_cases", "changed_datasets", "vanished") {
 		if p, isRule := rules[kv.key.Value]; isRule {
 			if b, ok := l.boolean(kv.val, kv.key.Value); ok {
@@ -327,10 +332,18 @@ func (l *loader) regressions(n *yaml.Node) {
 		switch kv.key.Value {
 		case "pass_rate_drop":
 			if v, ok := l.number(kv.val, "pass_rate_drop"); ok {
-				if v <= 0 || v > 1 {
-					l.addf(kv.val, "pass_rate_drop must be a fraction in (0, 1] (0.4: a fall of 40 points), got %g", v)
+				if v < 0 || v >= 1 {
+					l.addf(kv.val, "pass_rate_drop (the smallest significant change of a sampled case's pass rate that fails) must be a fraction in [0, 1) (0.2: 20 points), got %g", v)
 				} else {
-					l.cfg.PassRateDrop = v
+					l.cfg.MinEffect = v
+				}
+			}
+		case "alpha":
+			if v, ok := l.number(kv.val, "alpha"); ok {
+				if v <= 0 || v > 0.2 {
+					l.addf(kv.val, "alpha (the family-wise error level of the gate's tests) must be in (0, 0.2] (0.05: an unchanged prompt fails one run in twenty at most), got %g", v)
+				} else {
+					l.cfg.Alpha = v
 				}
 			}
 		case "tolerance":

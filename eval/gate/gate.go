@@ -94,6 +94,14 @@ type Options struct {
 	// too: the run already fails for the reason (its cassettes are stale),
 	// and the verdict is still worth writing.
 	PromptsChanged bool
+	// Accept are the regressions the change accepts (AcceptFile), and
+	// BaselineID the fingerprint of the baseline (report.Fingerprint) they
+	// must have been written against; nil accepts nothing.
+	Accept     *Acceptances
+	BaselineID string
+	// BaseGates is the gates file of the change's base (with a Reference):
+	// how the change weakens it is named in the verdict line.
+	BaseGates *Config
 }
 
 // MismatchError says the baseline was run with another variant or mode, so
@@ -142,6 +150,8 @@ type baseCase struct {
 	// errored and passFlag are the record's own error and pass fields,
 	// for checking the baseline against its summary.
 	errored, passFlag bool
+	// view is what the per-case rules read (cases.go).
+	view caseView
 }
 
 // Evaluate judges the report current against cfg and, when baseline.Open
@@ -151,7 +161,8 @@ func Evaluate(cfg *Config, current, baseline report.Source, opt Options) (*Verdi
 	if opt.Scorers == nil {
 		opt.Scorers = score.All()
 	}
-	v := &Verdict{Gates: cfg.File, Violations: []Violation{}, Scope: report.GateScopeFull, Reference: opt.Reference}
+	asWritten := cfg
+	v := &Verdict{Gates: cfg.File, Violations: []Violation{}, Scope: report.GateScopeFull, Reference: opt.Reference, BaselineID: opt.BaselineID}
 	off := cfg.Off() // before the copy below turns improvements on
 	// Improvements are always found; they are violations only under the
 	// improvements rule against a baseline file (which must then be
@@ -163,6 +174,7 @@ func Evaluate(cfg *Config, current, baseline report.Source, opt Options) (*Verdi
 		cfg = &c
 	}
 	e := &evaluation{cfg: cfg, v: v, vanished: map[string][]string{}, improvementsFail: improvementsFail, pairs: map[string][]movedCase{},
+		invariant: score.Invariants(opt.Scorers), modelMetric: map[string]bool{},
 		readCalibration: opt.ReadCalibration}
 	hashChangeOK := opt.Reference != nil || opt.PromptsChanged
 	if len(off) > 0 {
@@ -188,8 +200,8 @@ func Evaluate(cfg *Config, current, baseline report.Source, opt Options) (*Verdi
 			baseMeta = m
 			return nil
 		}, func(r *report.CaseRecord) error {
-			b := &baseCase{info: r.CaseInfo, pass: r.Passed(), scorer: map[string]bool{}, samples: r.SampleCount(), rates: r.ScorerRates(),
-				clusters: r.MetricClusters(), errored: r.Error != "", passFlag: r.Pass}
+			b := &baseCase{info: r.CaseInfo, pass: r.Passed(), scorer: map[string]bool{}, samples: r.SampleCount(),
+				clusters: r.MetricClusters(), errored: r.Error != "", passFlag: r.Pass, view: viewOf(r, e.invariant, false)}
 			for _, res := range r.Scores {
 				b.scorer[res.Scorer] = res.Pass
 				if !res.Measure {
@@ -256,6 +268,8 @@ func Evaluate(cfg *Config, current, baseline report.Source, opt Options) (*Verdi
 		return nil, err
 	}
 	v.Counts.New = len(v.NewCases)
+	e.judgeCases()
+	e.singleNotes()
 
 	if base != nil {
 		e.datasets(baseMeta.Datasets, curMeta.Datasets)
@@ -305,7 +319,6 @@ func Evaluate(cfg *Config, current, baseline report.Source, opt Options) (*Verdi
 		e.thresholds(curSum, baseM, len(curMeta.Filter) > 0)
 		e.judges(curMeta, curSum)
 		if base != nil {
-			e.sampled = baseMax > 1 || curMax > 1
 			e.regressions(baseM, curM)
 		}
 	} else {
@@ -318,6 +331,12 @@ func Evaluate(cfg *Config, current, baseline report.Source, opt Options) (*Verdi
 	slices.SortStableFunc(v.Violations, func(a, b Violation) int {
 		return slices.Index(kindOrder, a.Kind) - slices.Index(kindOrder, b.Kind)
 	})
+	if err := e.applyAcceptances(opt.Accept, opt.BaselineID, func(k string) bool { return inCurrent[k] || base[k] != nil }); err != nil {
+		return nil, err
+	}
+	if opt.BaseGates != nil {
+		v.Weakened = Weakenings(opt.BaseGates, asWritten, opt.Scorers)
+	}
 	v.Verdict = report.VerdictPass
 	if !v.Pass() {
 		v.Verdict = report.VerdictFail
@@ -424,10 +443,20 @@ type evaluation struct {
 	vanished      map[string][]string
 	vanishedOrder []string
 	// pairs holds, per metric, every shared case's outcomes in both runs
-	// (over its samples), in stream order; sampled is set when either run
-	// has a case with several samples.
-	pairs   map[string][]movedCase
-	sampled bool
+	// (over its samples), in stream order; modelMetric marks the metrics
+	// some of whose pairs come from cases that called the model (their
+	// outcomes are draws, tested over cases; the others are deterministic).
+	pairs       map[string][]movedCase
+	modelMetric map[string]bool
+	// invariant is the scorers' declared invariant metrics.
+	invariant map[string]bool
+	// caseTests are the per-case hypotheses of sampled model cases, judged
+	// together once every case is read (judgeCases); caseFamily describes
+	// the family that gates. singleFlips and singleImproved are the
+	// model-behaviour flips of one-sample cases: notes.
+	caseTests                   []caseTest
+	caseFamily, metricFamily    familySummary
+	singleFlips, singleImproved []singleFlip
 	// readCalibration reads the judges section's calibration report
 	// (nil: grade.ReadCalibration).
 	readCalibration func(path string) (*grade.CalibrationReport, error)
@@ -441,14 +470,46 @@ type movedCase struct {
 }
 
 func (e *evaluation) add(x Violation) {
-	if x.Kind == KindImproved {
-		if !e.improvementsFail {
-			e.v.Improved = append(e.v.Improved, x)
-			return
-		}
-		x.Explanation += ": update the baseline on purpose (make baseline) so later changes are judged from here"
+	if x.Kind == KindImproved && !e.improvementsFail {
+		e.v.Improved = append(e.v.Improved, x)
+		return
+	}
+	if x.Next == "" {
+		x.Next = nextStep(x)
 	}
 	e.v.Violations = append(e.v.Violations, x)
+}
+
+// nextStep says what to do about a violation of kind x.Kind.
+func nextStep(x Violation) string {
+	switch x.Kind {
+	case KindRateDrop, KindFlip, KindNewFailure:
+		if x.Case == "" {
+			return "fix the prompt or code"
+		}
+		return fmt.Sprintf("fix the prompt or code (searchbench run --filter id:%s -v shows each sample), or accept the trade-off: searchbench accept %s --reason …",
+			caseID(x.Case), x.Case)
+	case KindRegression:
+		return "fix the prompt or code (searchbench compare shows the cases that moved)"
+	case KindThreshold:
+		return "fix the regression; a threshold is changed only in a reviewed edit of the gates file"
+	case KindNoData, KindVanished:
+		return "restore the scorer or check, or remove what gates it from the gates file in a reviewed edit"
+	case KindImproved:
+		return "update the baseline on purpose (make baseline) so later changes are judged from here"
+	case KindEdited, KindDataset, KindRemoved:
+		return "re-record what changed (searchbench record --stale) and update the baseline on purpose (make baseline)"
+	}
+	return ""
+}
+
+// caseID is the id part of a case key dataset/id.
+func caseID(key string) string {
+	_, id, ok := strings.Cut(key, "/")
+	if !ok {
+		return key
+	}
+	return id
 }
 
 func (e *evaluation) note(format string, args ...any) {
@@ -475,9 +536,14 @@ func (e *evaluation) sharedCase(r *report.CaseRecord, b *baseCase, hashed bool) 
 		}
 		return
 	}
+	now := viewOf(r, nil, false)
+	model := b.view.model || now.model
 	for m, cb := range r.MetricClusters() {
 		if ca, ok := b.clusters[m]; ok && ca.N > 0 && cb.N > 0 {
 			e.pairs[m] = append(e.pairs[m], movedCase{r.Key, stats.RatePair{PassA: ca.Pass, NA: ca.N, PassB: cb.Pass, NB: cb.N}})
+			if model {
+				e.modelMetric[m] = true
+			}
 		}
 	}
 	if !r.Passed() && !b.pass {
@@ -498,12 +564,8 @@ func (e *evaluation) sharedCase(r *report.CaseRecord, b *baseCase, hashed bool) 
 			}
 		}
 	}
-	if r.SampleCount() > 1 || b.samples > 1 {
-		// Samples: one unlucky draw is not a flip; a fall of the pass rate
-		// by pass_rate_drop is.
-		for _, x := range rateChanges(r, b, e.cfg) {
-			e.add(x)
-		}
+	if model && r.Error == "" {
+		e.modelCase(r, b)
 		return
 	}
 	if e.cfg.Flips {
@@ -523,71 +585,6 @@ func passedAll(r *report.CaseRecord) bool {
 	ok := true
 	r.EachSample(func(s report.SampleRecord) { ok = ok && s.Pass })
 	return ok
-}
-
-// rateChanges applies the per-case rules to a case with several samples in
-// the run or the baseline: with flips on, a violation for each non-measure
-// scorer whose pass rate over the samples fell by at least PassRateDrop;
-// with improvements on, one for each whose rate rose by as much.
-func rateChanges(r *report.CaseRecord, b *baseCase, cfg *Config) []Violation {
-	now, base := r.ScorerRates(), b.rates // a one-sample case: its one outcome per scorer
-	names := slices.Collect(maps.Keys(base))
-	for s := range now {
-		if _, ok := base[s]; !ok {
-			names = append(names, s)
-		}
-	}
-	slices.Sort(names)
-	// A little slack so that 0.4 of 5 samples is exactly two, not a
-	// rounding error short of them.
-	const eps = 1e-9
-	var out []Violation
-	for _, s := range names {
-		bc, known := base[s]
-		nc := now[s]
-		if nc.N == 0 {
-			nc.N = r.SampleCount() // the scorer judged no sample: none passed
-		}
-		if !known {
-			continue // new scorer: nothing to compare with
-		}
-		br, nr := stats.Ratio(bc.Pass, bc.N), stats.Ratio(nc.Pass, nc.N)
-		fell := br - nr
-		switch {
-		case cfg.Flips && fell >= cfg.PassRateDrop-eps:
-			expl := fmt.Sprintf("the %s scorer passed %d of %d samples in the baseline and %d of %d now: its pass rate fell by %.0f points, at least pass_rate_drop (%.0f)",
-				s, bc.Pass, bc.N, nc.Pass, nc.N, 100*fell, 100*cfg.PassRateDrop)
-			if fails := failingSamples(r, s); fails != "" {
-				expl += "; " + fails
-			}
-			out = append(out, Violation{Kind: KindRateDrop, Metric: s, Case: r.Key,
-				Want: fmt.Sprintf("pass rate above %.0f%% (%d/%d in the baseline)", 100*(br-cfg.PassRateDrop), bc.Pass, bc.N),
-				Got:  fmt.Sprintf("%d/%d", nc.Pass, nc.N), Explanation: expl})
-		case cfg.Improvements && -fell >= cfg.PassRateDrop-eps:
-			out = append(out, Violation{Kind: KindImproved, Metric: s, Case: r.Key,
-				Want: fmt.Sprintf("pass rate near %d/%d (as in the baseline)", bc.Pass, bc.N), Got: fmt.Sprintf("%d/%d", nc.Pass, nc.N),
-				Explanation: fmt.Sprintf("its pass rate rose by %.0f points since the baseline", -100*fell)})
-		}
-	}
-	return out
-}
-
-// failingSamples says how sample by sample the scorer failed r.
-func failingSamples(r *report.CaseRecord, scorer string) string {
-	var parts []string
-	r.EachSample(func(s report.SampleRecord) {
-		if s.Error != "" {
-			first, _, _ := strings.Cut(s.Error, "\n")
-			parts = append(parts, fmt.Sprintf("sample %d did not run: %s", s.Sample, first))
-			return
-		}
-		for _, res := range s.Scores {
-			if res.Scorer == scorer && !res.Pass {
-				parts = append(parts, fmt.Sprintf("sample %d: %s", s.Sample, strings.Join(checkTexts(res), "; ")))
-			}
-		}
-	})
-	return strings.Join(parts, "; ")
 }
 
 // vanishedScorers turns scorers that stopped judging cases into one
@@ -705,7 +702,7 @@ func (e *evaluation) thresholds(s, base *report.Summary, filtered bool) {
 					Explanation: fmt.Sprintf("%s is below the minimum set at %s", m.Name, where)})
 			}
 			if t.Max != nil && (x == nil || x.Cmp(boundOf(t.MaxExact, *t.Max)) > 0) {
-				e.add(Violation{Kind: KindThreshold, Metric: m.Name, Case: sample(m.Cases),
+				e.add(Violation{Kind: KindThreshold, Metric: m.Name, Case: sample(m.CaseKeys),
 					Want: "≤ " + report.FormatNumber(m.Unit, *t.Max), Got: describe(m),
 					Explanation: fmt.Sprintf("%s is above the maximum set at %s", m.Name, where) + metricCases(m)})
 			}
@@ -728,13 +725,13 @@ func (e *evaluation) thresholds(s, base *report.Summary, filtered bool) {
 	}
 }
 
-// metricCases names the cases a metric lists (score.Metric.Cases), for a
+// metricCases names the cases a metric lists (score.Metric.CaseKeys), for a
 // violation: "; cases: flows/a, flows/b".
 func metricCases(m score.Metric) string {
-	if len(m.Cases) == 0 {
+	if len(m.CaseKeys) == 0 {
 		return ""
 	}
-	return "; cases: " + sample(m.Cases)
+	return "; cases: " + sample(m.CaseKeys)
 }
 
 func hasMatch(s *report.Summary, pattern string) bool {
@@ -790,25 +787,23 @@ func exactValue(m score.Metric) *big.Rat {
 // describe formats a metric's value with its counts.
 func describe(m score.Metric) string {
 	s := report.FormatValue(m)
-	if n := report.FormatN(m); n != "" {
+	if n := report.DescribeN(m); n != "" {
 		s += " (" + n + ")"
 	}
 	return s
 }
 
 // regressions compares every directed metric of the current run with the
-// baseline's; a baseline metric the run lacks has vanished. When either run
-// has samples, a pass rate of per-case outcomes is judged on cases, not
-// draws (pairedTests).
+// baseline's; a baseline metric the run lacks has vanished. A pass rate of
+// per-case outcomes of model cases is judged on cases, by the paired test
+// (pairedTests); a deterministic one, and every other figure, by its
+// tolerance.
 func (e *evaluation) regressions(base, cur *report.Summary) {
 	curBy := map[string]score.Metric{}
 	for _, m := range cur.Metrics {
 		curBy[m.Name] = m
 	}
-	var tested map[string]pairedTest
-	if e.sampled {
-		tested = e.pairedTests(base, curBy)
-	}
+	tested := e.pairedTests(base, curBy)
 	for _, b := range base.Metrics {
 		m, ok := curBy[b.Name]
 		tol, ignore, source := e.cfg.rule(b.Name)
@@ -843,41 +838,71 @@ func (e *evaluation) regressions(base, cur *report.Summary) {
 			continue
 		}
 		if x, bad := regression(b, m, tol, source); bad {
-			if e.sampled && !m.Paired && (m.Unit == score.UnitRate || m.Unit == score.UnitScore) {
-				e.note("%s: untested (a figure derived from several rates, of a sampled run, moves with the draws; the per-case pass rates it is built from are tested): %s",
+			if !m.Paired && (m.Unit == score.UnitRate || m.Unit == score.UnitScore) && e.modelScorer(m.Name) {
+				e.note("%s: untested (a figure derived from several rates of the model's draws moves with the draws; the per-case pass rates it is built from are tested): %s",
 					m.Name, x.Explanation)
 				continue
 			}
 			if m.Paired {
-				x.Explanation += "; " + movedList(e.pairs[m.Name], m.Better, e.sampled)
+				x.Explanation += "; " + movedList(e.pairs[m.Name], m.Better, true)
 			}
 			e.add(x)
 		}
 	}
+	if e.metricFamily.hypotheses > 0 || e.caseFamily.hypotheses > 0 {
+		e.note("%s", e.testsNote())
+	}
 }
 
-// pairedTest is the paired per-case test of one rate of a sampled run.
+// modelScorer reports whether the scorer of metric (its first segment)
+// has a paired metric judged on model cases.
+func (e *evaluation) modelScorer(metric string) bool {
+	scorer, _, _ := strings.Cut(metric, ".")
+	for m := range e.modelMetric {
+		if strings.HasPrefix(m, scorer+".") {
+			return true
+		}
+	}
+	return false
+}
+
+// testsNote says which tests and corrections decided.
+func (e *evaluation) testsNote() string {
+	var parts []string
+	if f := e.caseFamily; f.hypotheses > 0 {
+		parts = append(parts, fmt.Sprintf("each sampled case, per scorer, by Fisher's exact test (one-sided), Tarone–Holm at α %s over %d tests (%d could reach significance)",
+			stats.Level(f.level), f.hypotheses, f.testable))
+	}
+	if f := e.metricFamily; f.hypotheses > 0 {
+		parts = append(parts, fmt.Sprintf("each pass rate of the model's cases by the paired sign-flip test over cases (one-sided), Tarone–Holm at α %s over %d rates (%d could reach significance)",
+			stats.Level(f.level), f.hypotheses, f.testable))
+	}
+	return fmt.Sprintf("tests (family-wise error %s in all): %s", stats.Level(e.cfg.Alpha), strings.Join(parts, "; "))
+}
+
+// pairedTest is the paired per-case test of one rate of the model's cases.
 type pairedTest struct {
-	n      int     // cases with an outcome on both sides
-	effect float64 // mean over cases of the rate difference run − baseline
-	p, adj float64 // sign-flip p-value, and after Holm across the family
-	family int     // how many rates were tested together
-	moved  int     // cases whose rate changed
-	mde    float64 // the smallest mean change n cases detect at 80% power
+	n        int     // cases with an outcome on both sides
+	effect   float64 // mean over cases of the rate difference run − baseline
+	p        float64 // one-sided sign-flip p-value, in the worse direction
+	decision stats.TaroneDecision
+	family   int // how many rates were tested together
+	moved    int // cases whose rate changed
 }
 
-// pairedTests runs the paired sign-flip test on every directed pass rate of
-// per-case outcomes that both runs report and the gate does not ignore,
-// and adjusts the p-values across that family (Holm, over the rates enough
-// of whose cases changed to be testable: stats.Testable). A rate with fewer
-// than stats.MinCases cases is in the map untested (p = 1).
+// pairedTests runs the one-sided paired sign-flip test, in the direction
+// of worse, on every directed pass rate of per-case outcomes that both
+// runs report on model cases and the gate does not ignore, and decides
+// the family with Tarone–Holm at half the gate's alpha: a rate whose
+// changed cases are too few to reach significance (the smallest one-sided
+// p of k changed cases is 1/2^k) takes no part.
 func (e *evaluation) pairedTests(base *report.Summary, curBy map[string]score.Metric) map[string]pairedTest {
 	out := map[string]pairedTest{}
 	var names []string
-	var ps []float64
+	var ts []stats.DiscreteTest
 	for _, b := range base.Metrics {
 		m, ok := curBy[b.Name]
-		if _, ignore, _ := e.cfg.rule(b.Name); ignore || !ok || !b.Paired || !m.Paired || m.Better == "" || len(e.pairs[b.Name]) == 0 {
+		if _, ignore, _ := e.cfg.rule(b.Name); ignore || !ok || !b.Paired || !m.Paired || m.Better == "" || !e.modelMetric[b.Name] {
 			continue
 		}
 		pairs := e.pairs[b.Name]
@@ -885,108 +910,69 @@ func (e *evaluation) pairedTests(base *report.Summary, curBy map[string]score.Me
 		for i, c := range pairs {
 			rates[i] = c.rate
 		}
-		t := pairedTest{n: len(rates), p: 1, adj: 1}
+		t := pairedTest{n: len(rates)}
 		for _, r := range rates {
 			if r.PassA*max(r.NB, 1) != r.PassB*max(r.NA, 1) {
 				t.moved++
 			}
 		}
 		t.effect = stats.MeanDifference(rates)
-		t.mde = stats.PairedMDE(rates, stats.Alpha, 0.8)
-		if t.n >= stats.MinCases {
-			t.p, _, _ = stats.SignFlipRates(rates)
-			t.adj = t.p
-			if stats.Testable(t.moved) {
-				names = append(names, b.Name)
-				ps = append(ps, t.p)
-			}
+		tail := stats.Lower
+		if m.Better == score.LowerIsBetter {
+			tail = stats.Upper
 		}
+		t.p, _, _ = stats.SignFlipRatesTail(rates, tail)
 		out[b.Name] = t
+		names = append(names, b.Name)
+		ts = append(ts, stats.DiscreteTest{P: t.p, MinP: math.Ldexp(1, -t.moved)})
 	}
-	adj := stats.Adjust(ps, stats.Holm)
-	var mdes []string
-	for _, b := range base.Metrics {
-		t, ok := out[b.Name]
-		if !ok {
-			continue
-		}
-		t.family = len(names)
-		out[b.Name] = t
-		switch {
-		case t.n < stats.MinCases:
-			mdes = append(mdes, fmt.Sprintf("%s too few cases to test (%d)", b.Name, t.n))
-		case t.mde >= 1:
-			mdes = append(mdes, fmt.Sprintf("%s none (%d cases)", b.Name, t.n))
-		default:
-			mdes = append(mdes, fmt.Sprintf("%s ±%.1f points (%d cases)", b.Name, 100*t.mde, t.n))
-		}
-	}
-	if len(mdes) > 0 {
-		more := ""
-		if len(mdes) > maxMDE {
-			more = fmt.Sprintf(" and %d more", len(mdes)-maxMDE)
-			mdes = mdes[:maxMDE]
-		}
-		e.note("sampled runs: each pass rate is judged by the paired sign-flip test over cases, Holm-adjusted over the %d testable rate(s); the smallest mean change detectable at 80%% power, given the share of cases that changed (at least the change itself): %s%s",
-			len(names), strings.Join(mdes, ", "), more)
-	}
+	level := e.cfg.Alpha / 2
+	decisions := stats.TaroneHolm(ts, level)
+	testable := 0
 	for i, name := range names {
 		t := out[name]
-		t.adj = adj[i]
+		t.decision, t.family = decisions[i], len(names)
 		out[name] = t
+		if decisions[i].Testable {
+			testable++
+		}
 	}
+	e.metricFamily = familySummary{hypotheses: len(names), testable: testable, level: level}
 	return out
 }
 
-// pairedRegression judges one rate of a sampled run: a regression when the
-// mean per-case change is worse than the tolerance and the paired test,
-// adjusted across the gate's family, finds it significant. A worse mean
-// the test cannot tell from chance is a note, never a failure: one unlucky
-// draw does not fail a gate (pass_rate_drop judges each case).
+// pairedRegression judges one rate of the model's cases: a regression when
+// the mean per-case change is worse than the tolerance and the paired test
+// rejects it within its family. A worse mean the test cannot tell from the
+// draws is a note, never a failure.
 func (e *evaluation) pairedRegression(b, m score.Metric, tol float64, source string, t pairedTest) {
 	worse := -t.effect
-	if m.Better == score.LowerIsBetter {
-		worse = t.effect
-	}
 	direction := "fell"
 	if m.Better == score.LowerIsBetter {
-		direction = "rose"
+		worse, direction = t.effect, "rose"
 	}
-	test := fmt.Sprintf("paired sign-flip test over %d cases p=%s, Holm-adjusted over %d testable paired rate(s) p=%s", t.n, pfmt(t.p), t.family, pfmt(t.adj))
-	if !stats.Testable(t.moved) {
-		test = fmt.Sprintf("paired sign-flip test over %d cases p=%s; only %d case(s) changed, too few for any test to find a change", t.n, pfmt(t.p), t.moved)
-	}
-	mde := fmt.Sprintf("%d cases detect a mean change of %.1f points at 80%% power", t.n, 100*t.mde)
+	test := fmt.Sprintf("paired sign-flip test over %d cases, one-sided: %s against its level %s (Tarone–Holm: α %s over the %d of %d rates that could reach it)",
+		t.n, stats.PValue(t.p), stats.Level(t.decision.Level), stats.Level(e.metricFamily.level), t.decision.K, t.family)
 	switch {
 	case worse <= tol+epsilon || fmt.Sprintf("%.1f", 100*worse) == "0.0":
 		// Not worse, or by less than the 0.1 points the notes show.
 		return
-	case t.n < stats.MinCases:
-		e.note("%s: mean per-case pass rate %s by %.1f points, but %d case(s) are too few cases to test (fewer than %d); not a regression (pass_rate_drop judges each case)",
-			m.Name, direction, 100*worse, t.n, stats.MinCases)
-	case t.adj >= stats.Alpha:
-		e.note("%s: mean per-case pass rate %s by %.1f points (%s), not significant at %.2f: not a regression (pass_rate_drop judges each case); %s",
-			m.Name, direction, 100*worse, test, stats.Alpha, mde)
+	case !t.decision.Testable:
+		e.note("%s: mean per-case pass rate %s by %.1f points, but only %d of %d cases changed, too few for the test to find a change: not a regression",
+			m.Name, direction, 100*worse, t.moved, t.n)
+	case !t.decision.Reject:
+		e.note("%s: mean per-case pass rate %s by %.1f points, not significant (%s): not a regression",
+			m.Name, direction, 100*worse, test)
 	default:
-		expl := fmt.Sprintf("%s %s: the mean per-case pass rate changed by %+.1f points (pooled over samples %s → %s); tolerance %s (%s); %s; %s; %s",
-			m.Name, direction, 100*t.effect, describe(b), describe(m), amount(m.Unit, tol), source, test, mde, movedList(e.pairs[m.Name], m.Better, true))
+		expl := fmt.Sprintf("%s %s: the mean per-case pass rate changed by %+.1f points (%s → %s); tolerance %s (%s); %s; %s",
+			m.Name, direction, 100*t.effect, report.FormatValue(b), report.FormatValue(m), amount(m.Unit, tol), source, test, movedList(e.pairs[m.Name], m.Better, true))
 		want := fmt.Sprintf("mean per-case change ≥ %+.1f points, or not significant", -100*tol)
 		if m.Better == score.LowerIsBetter {
 			want = fmt.Sprintf("mean per-case change ≤ %+.1f points, or not significant", 100*tol)
 		}
-		e.add(Violation{Kind: KindRegression, Metric: m.Name, Want: want, Got: fmt.Sprintf("%+.1f points (p=%s adjusted)", 100*t.effect, pfmt(t.adj)), Explanation: expl})
+		e.add(Violation{Kind: KindRegression, Metric: m.Name, Want: want, Got: fmt.Sprintf("%+.1f points (%s)", 100*t.effect, stats.PValue(t.p)), Explanation: expl})
 	}
 }
-
-func pfmt(p float64) string {
-	if p < 0.001 {
-		return "<0.001"
-	}
-	return fmt.Sprintf("%.3f", p)
-}
-
-// maxMDE bounds the rates whose detectable change the gate's note names.
-const maxMDE = 8
 
 // maxMoved bounds the cases a rate violation names.
 const maxMoved = 10
@@ -1210,6 +1196,21 @@ func Line(v *Verdict) string {
 		}
 		fmt.Fprintf(&b, "FAIL (%d violation%s: %s%s)", len(v.Violations), plural(len(v.Violations)), strings.Join(parts, ", "), cases)
 	}
+	if n := len(v.Accepted); n > 0 {
+		var named []string
+		for _, a := range v.Accepted {
+			named = append(named, a.Case+": "+a.Reason)
+		}
+		fmt.Fprintf(&b, " with %d accepted regression%s (%s)", n, plural(n), sampleN(named, 2))
+	}
+	if len(v.Weakened) > 0 {
+		w := v.Weakened
+		more := ""
+		if len(w) > maxWeakened {
+			w, more = w[:maxWeakened], fmt.Sprintf(" and %d more", len(v.Weakened)-maxWeakened)
+		}
+		fmt.Fprintf(&b, "; %s weakened in this change: %s%s", gatesName(v.Gates), strings.Join(w, ", "), more)
+	}
 	c := v.Counts
 	var what []string
 	if v.Scope == report.GateScopeCases {
@@ -1240,6 +1241,22 @@ func Line(v *Verdict) string {
 	}
 	fmt.Fprintf(&b, " — %s", strings.Join(what, "; "))
 	return b.String()
+}
+
+// gatesName is the gates file's base name.
+func gatesName(path string) string {
+	if i := strings.LastIndexAny(path, `/\`); i >= 0 {
+		return path[i+1:]
+	}
+	return path
+}
+
+// sampleN names up to n items and how many more.
+func sampleN(items []string, n int) string {
+	if len(items) <= n {
+		return strings.Join(items, "; ")
+	}
+	return fmt.Sprintf("%s; and %d more", strings.Join(items[:n], "; "), len(items)-n)
 }
 
 // violatedCases are the cases the violations name, in order, once each.

@@ -107,10 +107,10 @@ func TestPlantedRegressionsFail(t *testing.T) {
 			}
 			return recs
 		}, []string{KindNoData, KindVanished}, "the threshold at gates.yaml:3 cannot be checked"},
-		{"a flip", func(_ *report.Meta, recs []*report.CaseRecord) []*report.CaseRecord {
+		{"an invariant broken in one case", func(_ *report.Meta, recs []*report.CaseRecord) []*report.CaseRecord {
 			recs[0] = reporttest.Routing(0, "a", "tavily_only", drift, tav)
 			return recs
-		}, []string{KindRegression, KindRegression, KindFlip}, "routing/a"},
+		}, []string{KindFlip}, "markdown.final is an invariant the app enforces whatever the model does"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -218,7 +218,9 @@ func TestBoundaries(t *testing.T) {
 	tokens := func(v float64) score.Metric {
 		return score.Metric{Name: score.MetricCostTokens, Value: v, Unit: score.UnitTokens, Better: score.LowerIsBetter}
 	}
-	const regs = "regressions:\n  flips: false\n  vanished: false\n  metrics:\n    cost.tokens: {tolerance: 500}\n    routing.accuracy: {tolerance: 0.05}\n"
+	// consent.accuracy: a rate of deterministic cases, judged by its
+	// tolerance (a rate of the model's cases is judged by its test).
+	const regs = "regressions:\n  flips: false\n  vanished: false\n  metrics:\n    cost.tokens: {tolerance: 500}\n    consent.accuracy: {tolerance: 0.05}\n"
 	tests := []struct {
 		name      string
 		gates     string
@@ -229,9 +231,9 @@ func TestBoundaries(t *testing.T) {
 		{"below the minimum", "thresholds:\n  routing.accuracy: {min: 0.7}\n" + regs, nil, []score.Metric{rate("routing.accuracy", 0.699999)}, KindThreshold},
 		{"on the maximum", "thresholds:\n  cost.tokens: {max: 5000}\n" + regs, nil, []score.Metric{tokens(5000)}, ""},
 		{"above the maximum", "thresholds:\n  cost.tokens: {max: 5000}\n" + regs, nil, []score.Metric{tokens(5000.5)}, KindThreshold},
-		{"higher-is-better drop at the tolerance", regs, []score.Metric{rate("routing.accuracy", 0.75)}, []score.Metric{rate("routing.accuracy", 0.70)}, ""},
-		{"higher-is-better drop past the tolerance", regs, []score.Metric{rate("routing.accuracy", 0.75)}, []score.Metric{rate("routing.accuracy", 0.6999)}, KindRegression},
-		{"higher-is-better rise", regs, []score.Metric{rate("routing.accuracy", 0.75)}, []score.Metric{rate("routing.accuracy", 0.95)}, ""},
+		{"higher-is-better drop at the tolerance", regs, []score.Metric{rate("consent.accuracy", 0.75)}, []score.Metric{rate("consent.accuracy", 0.70)}, ""},
+		{"higher-is-better drop past the tolerance", regs, []score.Metric{rate("consent.accuracy", 0.75)}, []score.Metric{rate("consent.accuracy", 0.6999)}, KindRegression},
+		{"higher-is-better rise", regs, []score.Metric{rate("consent.accuracy", 0.75)}, []score.Metric{rate("consent.accuracy", 0.95)}, ""},
 		{"lower-is-better rise at the tolerance", regs, []score.Metric{tokens(2000)}, []score.Metric{tokens(2500)}, ""},
 		{"lower-is-better rise past the tolerance", regs, []score.Metric{tokens(2000)}, []score.Metric{tokens(2600)}, KindRegression},
 		{"lower-is-better fall", regs, []score.Metric{tokens(2600)}, []score.Metric{tokens(2000)}, ""},

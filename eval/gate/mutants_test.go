@@ -83,8 +83,9 @@ func TestNoRemovedNoteWhenNothingIsRemoved(t *testing.T) {
 	meta, recs := fixture()
 	data := reporttest.JSON(meta, recs)
 	v := evaluate(t, "regressions:\n  removed_cases: false\n", data, data)
-	// Only the note that the rule is off, not one about removed cases.
-	if len(v.Notes) != 1 || !strings.HasPrefix(v.Notes[0], "rules off in gates.yaml (they raise no violation): improvements, removed_cases") {
+	// The note that the rule is off, none about removed cases.
+	if len(v.Notes) == 0 || !strings.HasPrefix(v.Notes[0], "rules off in gates.yaml (they raise no violation): improvements, removed_cases") ||
+		strings.Contains(strings.Join(v.Notes, "\n"), "missing") {
 		t.Errorf("notes = %q", v.Notes)
 	}
 }
@@ -260,11 +261,12 @@ func repeat(n int, p [4]int) [][4]int {
 	return out
 }
 
-func TestPairedRegressionTooFewCasesNote(t *testing.T) {
+func TestPairedRegressionUntestableIsANote(t *testing.T) {
 	e := &evaluation{cfg: mustLoad(t, ""), v: &Verdict{}, pairs: map[string][]movedCase{}}
 	m := pairedRate("routing.accuracy")
-	e.pairedRegression(m, m, 0.05, "gates.yaml:2", pairedTest{n: 3, effect: -0.25, p: 1, adj: 1, moved: 3, mde: 0.5})
-	want := "routing.accuracy: mean per-case pass rate fell by 25.0 points, but 3 case(s) are too few cases to test (fewer than 6); not a regression (pass_rate_drop judges each case)"
+	e.pairedRegression(m, m, 0.05, "gates.yaml:2", pairedTest{n: 3, effect: -0.25, p: 0.125, moved: 3,
+		decision: stats.TaroneDecision{Level: 0.025, K: 1}})
+	want := "routing.accuracy: mean per-case pass rate fell by 25.0 points, but only 3 of 3 cases changed, too few for the test to find a change: not a regression"
 	if len(e.v.Notes) != 1 || e.v.Notes[0] != want || len(e.v.Violations) != 0 {
 		t.Errorf("notes %q, violations %+v; want %q", e.v.Notes, e.v.Violations, want)
 	}
@@ -276,13 +278,14 @@ func TestPairedRegressionViolationFigures(t *testing.T) {
 		effect         float64
 		want, got, dir string
 	}{
-		{score.HigherIsBetter, -0.25, "mean per-case change ≥ -5.0 points, or not significant", "-25.0 points (p=0.004 adjusted)", "fell"},
-		{score.LowerIsBetter, 0.25, "mean per-case change ≤ +5.0 points, or not significant", "+25.0 points (p=0.004 adjusted)", "rose"},
+		{score.HigherIsBetter, -0.25, "mean per-case change ≥ -5.0 points, or not significant", "-25.0 points (p = 0.002)", "fell"},
+		{score.LowerIsBetter, 0.25, "mean per-case change ≤ +5.0 points, or not significant", "+25.0 points (p = 0.002)", "rose"},
 	} {
-		e := &evaluation{cfg: mustLoad(t, ""), v: &Verdict{}, pairs: map[string][]movedCase{}}
+		e := &evaluation{cfg: mustLoad(t, ""), v: &Verdict{}, pairs: map[string][]movedCase{}, metricFamily: familySummary{hypotheses: 2, testable: 2, level: 0.025}}
 		m := pairedRate("routing.accuracy")
 		m.Better = tt.better
-		e.pairedRegression(m, m, 0.05, "gates.yaml:2", pairedTest{n: 10, effect: tt.effect, p: 0.002, adj: 0.004, family: 2, moved: 8, mde: 0.2})
+		e.pairedRegression(m, m, 0.05, "gates.yaml:2", pairedTest{n: 10, effect: tt.effect, p: 0.002, family: 2, moved: 8,
+			decision: stats.TaroneDecision{Reject: true, Testable: true, Level: 0.0125, K: 2}})
 		if len(e.v.Violations) != 1 {
 			t.Fatalf("%s: violations %+v, notes %q", tt.better, e.v.Violations, e.v.Notes)
 		}
@@ -291,9 +294,8 @@ func TestPairedRegressionViolationFigures(t *testing.T) {
 			t.Errorf("%s: want %q got %q; expected want %q got %q", tt.better, x.Want, x.Got, tt.want, tt.got)
 		}
 		for _, s := range []string{
-			"routing.accuracy " + tt.dir + ": the mean per-case pass rate changed by " + strings.TrimSuffix(tt.got, " (p=0.004 adjusted)"),
-			"paired sign-flip test over 10 cases p=0.002, Holm-adjusted over 2 testable paired rate(s) p=0.004",
-			"10 cases detect a mean change of 20.0 points at 80% power",
+			"routing.accuracy " + tt.dir + ": the mean per-case pass rate changed by " + strings.TrimSuffix(tt.got, " (p = 0.002)"),
+			"paired sign-flip test over 10 cases, one-sided: p = 0.002 against its level 0.0125 (Tarone–Holm: α 0.025 over the 2 of 2 rates that could reach it)",
 		} {
 			if !strings.Contains(x.Explanation, s) {
 				t.Errorf("%s: explanation %q lacks %q", tt.better, x.Explanation, s)
@@ -302,69 +304,45 @@ func TestPairedRegressionViolationFigures(t *testing.T) {
 	}
 }
 
-func TestPfmtAtOneInAThousand(t *testing.T) {
-	if got := pfmt(0.001); got != "0.001" {
-		t.Errorf("pfmt(0.001) = %q, want 0.001", got)
-	}
-	if got := pfmt(0.000999); got != "<0.001" {
-		t.Errorf("pfmt(0.000999) = %q, want <0.001", got)
-	}
-}
-
-// pairedTestsOf runs pairedTests over the given metrics' per-case pairs.
+// pairedTestsOf runs pairedTests over the given metrics' per-case pairs,
+// every metric of model cases.
 func pairedTestsOf(t *testing.T, pairs map[string][]movedCase, order ...string) (map[string]pairedTest, []string) {
 	t.Helper()
-	e := &evaluation{cfg: mustLoad(t, ""), v: &Verdict{}, pairs: pairs}
+	e := &evaluation{cfg: mustLoad(t, ""), v: &Verdict{}, pairs: pairs, modelMetric: map[string]bool{}}
 	base := &report.Summary{}
 	cur := map[string]score.Metric{}
 	for _, name := range order {
 		base.Metrics = append(base.Metrics, pairedRate(name))
 		cur[name] = pairedRate(name)
+		e.modelMetric[name] = true
 	}
 	return e.pairedTests(base, cur), e.v.Notes
 }
 
-func TestPairedTestsCountsMovedCasesAndTestsAtMinCases(t *testing.T) {
-	// Six cases all worse: exactly stats.MinCases, so tested; 2/4 → 1/2
-	// is the same rate, not a moved case.
+func TestPairedTestsCountsMovedCasesAndTaroneFamily(t *testing.T) {
+	// Six cases all worse: one-sided p = 1/64, testable at α/2 = 0.025
+	// alone; 2/4 → 1/2 is the same rate, not a moved case, so m.same (one
+	// moved case, smallest p 1/2) cannot reach significance and does not
+	// count in the family.
 	out, _ := pairedTestsOf(t, map[string][]movedCase{
-		"m.six":  moved(repeat(stats.MinCases, [4]int{1, 1, 0, 1})...),
+		"m.six":  moved(repeat(6, [4]int{1, 1, 0, 1})...),
 		"m.same": moved(append(repeat(7, [4]int{2, 4, 1, 2}), [4]int{1, 1, 0, 1})...),
 	}, "m.six", "m.same")
 	six, same := out["m.six"], out["m.same"]
-	if six.n != stats.MinCases || six.moved != stats.MinCases || six.p >= 1 || six.family != 1 {
-		t.Errorf("six cases all moved: %+v; want n = moved = %d, tested (p < 1), family 1", six, stats.MinCases)
+	if six.n != 6 || six.moved != 6 || six.p != 1.0/64 || six.family != 2 || !six.decision.Reject || six.decision.K != 1 {
+		t.Errorf("six cases all moved: %+v; want n = moved = 6, p = 1/64, rejected with K = 1", six)
 	}
-	if same.n != 8 || same.moved != 1 {
-		t.Errorf("equal rates over different counts: %+v; want n 8, moved 1", same)
+	if same.n != 8 || same.moved != 1 || same.decision.Testable || same.decision.Reject {
+		t.Errorf("equal rates over different counts: %+v; want n 8, moved 1, untestable", same)
 	}
 }
 
-func TestPairedTestsNoteListsAtMostMaxMDE(t *testing.T) {
-	pairs := map[string][]movedCase{}
-	var names []string
-	for i := range maxMDE + 1 {
-		name := fmt.Sprintf("m.%d", i)
-		names = append(names, name)
-		pairs[name] = moved(append(repeat(36, [4]int{1, 1, 1, 1}), repeat(4, [4]int{1, 1, 0, 1})...)...)
-	}
-	// 4 of 40 cases fell: 40 cases detect a mean change of 19.1 points.
-	item := func(name string) string { return name + " ±19.1 points (40 cases)" }
-	_, notes := pairedTestsOf(t, pairs, names[:maxMDE]...)
-	var items []string
-	for _, n := range names[:maxMDE] {
-		items = append(items, item(n))
-	}
-	want := "sampled runs: each pass rate is judged by the paired sign-flip test over cases, Holm-adjusted over the 0 testable rate(s); the smallest mean change detectable at 80% power, given the share of cases that changed (at least the change itself): " + strings.Join(items, ", ")
-	if len(notes) != 1 || notes[0] != want {
-		t.Errorf("%d rates: notes\n%q\nwant\n%q", maxMDE, notes, want)
-	}
-	_, notes = pairedTestsOf(t, pairs, names...)
-	if len(notes) != 1 || notes[0] != want+" and 1 more" {
-		t.Errorf("%d rates: notes\n%q\nwant\n%q", maxMDE+1, notes, want+" and 1 more")
-	}
-	if _, notes = pairedTestsOf(t, pairs); len(notes) != 0 {
-		t.Errorf("no paired rate: notes %q", notes)
+func TestDeterministicMetricsAreNotTested(t *testing.T) {
+	e := &evaluation{cfg: mustLoad(t, ""), v: &Verdict{}, pairs: map[string][]movedCase{
+		"consent.accuracy": moved(repeat(10, [4]int{1, 1, 0, 1})...)}, modelMetric: map[string]bool{}}
+	m := pairedRate("consent.accuracy")
+	if out := e.pairedTests(&report.Summary{Metrics: []score.Metric{m}}, map[string]score.Metric{m.Name: m}); len(out) != 0 {
+		t.Errorf("a metric of cases that call no model was tested: %+v (its tolerance judges it: no draws)", out)
 	}
 }
 

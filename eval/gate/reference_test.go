@@ -22,15 +22,17 @@ func hashed(h string, recs ...*report.CaseRecord) []byte {
 func TestEvaluateReference(t *testing.T) {
 	ok := reporttest.OKMessage()
 	exa, tav := trace.ToolExa, trace.ToolTavily
-	base := hashed("1111",
-		reporttest.Routing(0, "a", "tavily_only", ok, tav),
-		reporttest.Routing(1, "b", "exa_only", ok, exa),
-		reporttest.Routing(2, "c", "exa_only", ok, tav)) // fails in the base
+	y, n := true, false
+	five := func(seq int, id string, pass bool) *report.CaseRecord {
+		return reporttest.RoutingSamples(seq, id, pass, pass, pass, pass, pass)
+	}
+	base := hashed("1111", five(0, "a", y), five(1, "b", y), five(2, "c", n)) // c fails in the base
 	ref := &report.Reference{Ref: "origin/main", Commit: "0123456789abcdef0123456789abcdef01234567", Path: "reports/baseline.json"}
 	cfg := mustLoad(t, "regressions:\n  tolerance: 1\n  improvements: true\n")
 
 	t.Run("without a reference the hash change is an input error", func(t *testing.T) {
 		cur := hashed("2222", reporttest.Routing(0, "a", "tavily_only", ok, tav))
+		_ = exa
 		_, err := Evaluate(cfg, report.Bytes("cur.json", cur), report.Bytes("base.json", base), Options{})
 		if !IsMismatch(err) {
 			t.Fatalf("err = %v, want a variant-hash mismatch", err)
@@ -38,10 +40,7 @@ func TestEvaluateReference(t *testing.T) {
 	})
 
 	t.Run("improved", func(t *testing.T) {
-		cur := hashed("2222",
-			reporttest.Routing(0, "a", "tavily_only", ok, tav),
-			reporttest.Routing(1, "b", "exa_only", ok, exa),
-			reporttest.Routing(2, "c", "exa_only", ok, exa))
+		cur := hashed("2222", five(0, "a", y), five(1, "b", y), five(2, "c", y))
 		v, err := Evaluate(cfg, report.Bytes("cur.json", cur), report.Bytes("base.json", base), Options{Reference: ref})
 		if err != nil {
 			t.Fatal(err)
@@ -67,38 +66,33 @@ func TestEvaluateReference(t *testing.T) {
 	})
 
 	t.Run("regressed", func(t *testing.T) {
-		cur := hashed("2222",
-			reporttest.Routing(0, "a", "tavily_only", ok, exa),
-			reporttest.Routing(1, "b", "exa_only", ok, tav),
-			reporttest.Routing(2, "c", "exa_only", ok, tav))
+		cur := hashed("2222", five(0, "a", n), five(1, "b", n), five(2, "c", n))
 		v, err := Evaluate(cfg, report.Bytes("cur.json", cur), report.Bytes("base.json", base), Options{Reference: ref})
 		if err != nil {
 			t.Fatal(err)
 		}
 		if v.Pass() {
-			t.Fatal("two flipped cases passed a reference gate")
+			t.Fatal("two broken cases passed a reference gate")
 		}
-		if !strings.HasPrefix(v.Line, "gate: FAIL (2 violations: 2 flip; cases: routing/a, routing/b)") {
+		if !strings.HasPrefix(v.Line, "gate: FAIL (2 violations: 2 rate_drop; cases: routing/a, routing/b)") {
 			t.Errorf("line = %q", v.Line)
 		}
 	})
 
 	t.Run("a baseline file still ratchets improvements", func(t *testing.T) {
-		cur := hashed("1111",
-			reporttest.Routing(0, "a", "tavily_only", ok, tav),
-			reporttest.Routing(1, "b", "exa_only", ok, exa),
-			reporttest.Routing(2, "c", "exa_only", ok, exa))
+		cur := hashed("1111", five(0, "a", y), five(1, "b", y), five(2, "c", y))
 		v, err := Evaluate(cfg, report.Bytes("cur.json", cur), report.Bytes("base.json", base), Options{})
 		if err != nil {
 			t.Fatal(err)
 		}
-		if v.Pass() || v.Violations[0].Kind != KindImproved || !strings.Contains(v.Violations[0].Explanation, "make baseline") {
+		if v.Pass() || v.Violations[0].Kind != KindImproved || !strings.Contains(v.Violations[0].Next, "make baseline") {
 			t.Errorf("violations = %+v, want the improvement ratchet", v.Violations)
 		}
 	})
 
 	t.Run("stale cassettes: a changed hash is allowed and noted", func(t *testing.T) {
 		cur := hashed("2222", reporttest.Errored(0, "a", "tavily_only", "stale cassette"))
+		_, _ = ok, exa
 		v, err := Evaluate(cfg, report.Bytes("cur.json", cur), report.Bytes("base.json", base), Options{PromptsChanged: true})
 		if err != nil {
 			t.Fatal(err)

@@ -11,6 +11,8 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"net"
+	"net/url"
 	"os"
 	"path/filepath"
 	"slices"
@@ -32,8 +34,41 @@ type Providers struct {
 // Limit is one provider's configured rate limits with their provenance.
 type Limit struct {
 	httpx.Limits `yaml:",inline"`
-	Source       string `yaml:"source"`
-	Date         string `yaml:"date"`
+	// Hosts are the hosts the limits were published for (Cerebras' rates
+	// are api.cerebras.ai's). A base URL on another host (a vLLM server, a
+	// gateway, the simulator) is not held to them; none listed: any host.
+	Hosts  []string `yaml:"hosts"`
+	Source string   `yaml:"source"`
+	Date   string   `yaml:"date"`
+}
+
+// AppliesTo reports whether l's rates describe the service at baseURL:
+// its host is one of Hosts, or Hosts is empty.
+func (l Limit) AppliesTo(baseURL string) bool {
+	if len(l.Hosts) == 0 {
+		return true
+	}
+	h := hostOf(baseURL)
+	for _, x := range l.Hosts {
+		if strings.EqualFold(x, h) {
+			return true
+		}
+	}
+	return false
+}
+
+// hostOf is the host of a base URL, without its port when the port is the
+// scheme's default; "" when it does not parse.
+func hostOf(baseURL string) string {
+	u, err := url.Parse(baseURL)
+	if err != nil {
+		return ""
+	}
+	h := u.Hostname()
+	if p := u.Port(); p != "" && !(u.Scheme == "https" && p == "443" || u.Scheme == "http" && p == "80") {
+		h = net.JoinHostPort(h, p)
+	}
+	return strings.ToLower(h)
 }
 
 // Table is the price table.
@@ -123,6 +158,11 @@ func Parse(data []byte, name string) (*Providers, error) {
 		}
 		if l.Source == "" || l.Date == "" {
 			errs = append(errs, fmt.Sprintf("limits.%s: source and date are required (where the figures were published, when read)", lane))
+		}
+		for i, h := range l.Hosts {
+			if h == "" || strings.ContainsAny(h, "/ ") || hostOf("https://"+h) != strings.ToLower(h) {
+				errs = append(errs, fmt.Sprintf("limits.%s.hosts[%d]: %q is not a host name (want e.g. api.cerebras.ai)", lane, i, h))
+			}
 		}
 	}
 	errs = append(errs, p.Prices.check("prices", true)...)
@@ -238,34 +278,98 @@ type Usage struct {
 	ExaSearches      int // of type auto, ≤ 10 results
 }
 
-// USD prices u. An unknown model is an error naming it.
-func (t Table) USD(u Usage) (float64, error) {
-	model := u.Model
+// Lookup finds the price of model ("" : the default model). A name the
+// table does not list is looked up again without its provider prefix, as
+// a vLLM server names its model ("openai/gpt-oss-120b" prices as
+// "gpt-oss-120b"). as is the name the price was found under.
+func (t Table) Lookup(model string) (m Model, as string, ok bool) {
 	if model == "" {
 		model = t.DefaultModel
 	}
-	var usd float64
-	if u.PromptTokens > 0 || u.CompletionTokens > 0 {
-		m, ok := t.Models[model]
-		if !ok {
-			return 0, fmt.Errorf("no price for model %q (config/providers.yaml prices.models, or the variant's %s)", model, VariantFile)
-		}
-		usd += float64(u.PromptTokens)*m.InputPerMillion/1e6 + float64(u.CompletionTokens)*m.OutputPerMillion/1e6
+	if m, ok := t.Models[model]; ok {
+		return m, model, true
 	}
+	if i := strings.LastIndexByte(model, '/'); i >= 0 && i < len(model)-1 {
+		bare := model[i+1:]
+		if m, ok := t.Models[bare]; ok {
+			return m, bare, true
+		}
+	}
+	return Model{}, "", false
+}
+
+// UnpricedError is the error of pricing the tokens of a model the table
+// has no price for.
+type UnpricedError struct{ Model string }
+
+func (e *UnpricedError) Error() string {
+	return fmt.Sprintf("model %q has no price; %s", e.Model, e.Fix())
+}
+
+// Fix is the one line that prices the model.
+func (e *UnpricedError) Fix() string {
+	return fmt.Sprintf("add %q under prices.models in config/providers.yaml (or in the variant's %s)", e.Model, VariantFile)
+}
+
+// USD prices u. A model with no price (Lookup) is an *UnpricedError.
+func (t Table) USD(u Usage) (float64, error) {
+	usd, err := t.tokensUSD(u)
+	return usd + t.SearchUSD(u), err
+}
+
+// tokensUSD prices u's model tokens.
+func (t Table) tokensUSD(u Usage) (float64, error) {
+	if u.PromptTokens == 0 && u.CompletionTokens == 0 {
+		return 0, nil
+	}
+	m, _, ok := t.Lookup(u.Model)
+	if !ok {
+		model := u.Model
+		if model == "" {
+			model = t.DefaultModel
+		}
+		return 0, &UnpricedError{Model: model}
+	}
+	return float64(u.PromptTokens)*m.InputPerMillion/1e6 + float64(u.CompletionTokens)*m.OutputPerMillion/1e6, nil
+}
+
+// SearchUSD prices u's searches alone.
+func (t Table) SearchUSD(u Usage) float64 {
+	var usd float64
 	if u.TavilySearches > 0 && t.Tavily != nil {
 		usd += float64(u.TavilySearches) * t.Tavily.Credits["basic"] * t.Tavily.USDPerCredit
 	}
 	if u.ExaSearches > 0 && t.Exa != nil {
 		usd += float64(u.ExaSearches) * t.Exa.PerRequest["auto"]
 	}
-	return usd, nil
+	return usd
 }
 
-// PaceLimits returns the limits the pacer starts from, by lane.
-func (p *Providers) PaceLimits() map[string]httpx.Limits {
-	out := map[string]httpx.Limits{}
+// LanePlan is where one lane's pacing starts: the limits, and why those.
+type LanePlan struct {
+	Limits httpx.Limits
+	// Published is set when the configured rates apply (the base URL is
+	// on a host they were published for); Host is the base URL's host.
+	Published bool
+	Host      string
+}
+
+// PaceLimits returns the limits the pacer starts from, by lane, for the
+// services at bases (lane → base URL; a lane missing from it is at a host
+// its limits apply to). A lane whose base URL is not on a host its limits
+// were published for keeps only their concurrency: it is paced by the
+// window of requests in flight until its headers or its 429s say more.
+func (p *Providers) PaceLimits(bases map[string]string) map[string]LanePlan {
+	out := map[string]LanePlan{}
 	for _, lane := range Lanes {
-		out[lane] = p.Limits[lane].Limits
+		l := p.Limits[lane]
+		base, ok := bases[lane]
+		plan := LanePlan{Limits: l.Limits, Published: true, Host: hostOf(base)}
+		if ok && !l.AppliesTo(base) {
+			plan.Published = false
+			plan.Limits = httpx.Limits{Concurrency: l.Concurrency, MaxConcurrency: l.MaxConcurrency}
+		}
+		out[lane] = plan
 	}
 	return out
 }

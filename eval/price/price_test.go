@@ -1,6 +1,7 @@
 package price
 
 import (
+	"errors"
 	"math"
 	"os"
 	"path/filepath"
@@ -89,4 +90,63 @@ models:
 	if _, ok := got.Models["gpt-oss-120b"]; !ok {
 		t.Error("overlay dropped the base's models")
 	}
+}
+
+// TestLookup: a provider prefix is dropped when the full name has no price
+// (vLLM serves gpt-oss as openai/gpt-oss-120b); an unknown model is an
+// *UnpricedError whose fix names it.
+func TestLookup(t *testing.T) {
+	tab := Default().Prices
+	for _, tc := range []struct{ model, as string }{
+		{"", "gpt-oss-120b"}, {"gpt-oss-120b", "gpt-oss-120b"}, {"openai/gpt-oss-120b", "gpt-oss-120b"}, {"a/b/gpt-oss-120b", "gpt-oss-120b"},
+		{"openai/", ""}, {"llama-9000", ""}, {"openai/llama-9000", ""},
+	} {
+		_, as, ok := tab.Lookup(tc.model)
+		if as != tc.as || ok != (tc.as != "") {
+			t.Errorf("Lookup(%q) = %q, %v; want %q", tc.model, as, ok, tc.as)
+		}
+	}
+	plain, _ := tab.USD(Usage{PromptTokens: 1000, CompletionTokens: 100})
+	prefixed, err := tab.USD(Usage{Model: "openai/gpt-oss-120b", PromptTokens: 1000, CompletionTokens: 100})
+	if err != nil || prefixed != plain || plain == 0 {
+		t.Errorf("openai/gpt-oss-120b priced %v (%v), gpt-oss-120b %v", prefixed, err, plain)
+	}
+	usd, err := tab.USD(Usage{Model: "acme/x", PromptTokens: 1000, TavilySearches: 1})
+	var up *UnpricedError
+	if !errors.As(err, &up) || up.Model != "acme/x" || !strings.Contains(up.Fix(), `add "acme/x" under prices.models`) || math.Abs(usd-0.008) > 1e-12 {
+		t.Errorf("unpriced model: %v, %v (want the search's $0.008 and an UnpricedError)", usd, err)
+	}
+}
+
+// TestLimitsHoldAtTheirHosts: the shipped limits name the providers' own
+// hosts; a base URL elsewhere keeps only the concurrency bounds.
+func TestLimitsHoldAtTheirHosts(t *testing.T) {
+	p := Default()
+	plans := p.PaceLimits(map[string]string{
+		"chat":   "https://api.cerebras.ai/v1",
+		"tavily": "http://127.0.0.1:8089/tavily",
+		"exa":    "https://API.EXA.AI:443",
+	})
+	if c := plans["chat"]; !c.Published || c.Limits.RequestsPerMinute != 5 || c.Host != "api.cerebras.ai" {
+		t.Errorf("chat at api.cerebras.ai: %+v", c)
+	}
+	if tv := plans["tavily"]; tv.Published || tv.Limits.RequestRate() != 0 || tv.Limits.Concurrency != 4 || tv.Host != "127.0.0.1:8089" {
+		t.Errorf("tavily at 127.0.0.1:8089: %+v, want concurrency only", tv)
+	}
+	if e := plans["exa"]; !e.Published || e.Limits.RequestsPerSecond != 10 {
+		t.Errorf("exa at API.EXA.AI:443: %+v", e)
+	}
+	_, err := Parse([]byte(strings.Replace(string(mustRead(t)), "hosts: [api.exa.ai]", "hosts: [\"https://api.exa.ai/\"]", 1)), "p.yaml")
+	if err == nil || !strings.Contains(err.Error(), `limits.exa.hosts[0]: "https://api.exa.ai/" is not a host name`) {
+		t.Errorf("a URL for a host: %v", err)
+	}
+}
+
+func mustRead(t *testing.T) []byte {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join("..", "..", "config", "providers.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
 }

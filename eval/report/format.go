@@ -53,13 +53,27 @@ func FormatCI(m score.Metric) string {
 }
 
 // FormatN says what a metric was computed over: "34/40" for a rate, the
-// number of cases for a mean.
+// number of cases for a mean; for a rate of a sampled run, whose interval
+// counts cases, the cases with the samples in brackets: "68 (265/340)".
 func FormatN(m score.Metric) string {
 	switch {
+	case m.Cases > 0 && m.Unit == score.UnitRate:
+		return fmt.Sprintf("%d (%d/%d)", m.Cases, m.Num, m.Den)
+	case m.Cases > 0:
+		return strconv.Itoa(m.Cases)
 	case m.Unit == score.UnitRate:
 		return fmt.Sprintf("%d/%d", m.Num, m.Den)
 	case m.Den > 0:
 		return strconv.Itoa(m.Den)
 	}
 	return ""
+}
+
+// DescribeN is FormatN in words, for a sentence: "265/340 samples of 68
+// cases" for a sampled rate, else FormatN.
+func DescribeN(m score.Metric) string {
+	if m.Cases > 0 && m.Unit == score.UnitRate {
+		return fmt.Sprintf("%d/%d samples of %d cases", m.Num, m.Den, m.Cases)
+	}
+	return FormatN(m)
 }

@@ -1,6 +1,10 @@
 package report
 
-import "fmt"
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+)
 
 // Gate is the verdict of a gated run, computed once (by package gate) and
 // written into every output: report.json's "gate" section, the first line
@@ -14,6 +18,9 @@ type Gate struct {
 	// Gates is the gates file; Baseline the baseline report ("" without).
 	Gates    string `json:"gates"`
 	Baseline string `json:"baseline,omitempty"`
+	// BaselineID is the baseline's Fingerprint: an acceptance written from
+	// this verdict (searchbench accept) is tied to it.
+	BaselineID string `json:"baseline_id,omitempty"`
 	// Reference is set when the baseline was read from git (--baseline-ref):
 	// the ref as given and the commit it named. The run is then a change
 	// under review judged against its base: a prompt change is expected,
@@ -44,6 +51,30 @@ type Gate struct {
 	// Reaggregated is set when metrics were compared over the cases the
 	// run and the baseline share rather than over their own summaries.
 	Reaggregated bool `json:"reaggregated,omitempty"`
+	// Accepted are the violations the change accepts in its accept file
+	// (gate.AcceptFile), each with its reason: not violations, and named in
+	// the verdict line.
+	Accepted []Accepted `json:"accepted,omitempty"`
+	// Weakened says how the gates file of the change is weaker than its
+	// base's (a rule off, a tolerance raised, a threshold lowered): named
+	// in the verdict line, never only in a note.
+	Weakened []string `json:"weakened,omitempty"`
+}
+
+// Accepted is a violation a change accepts, with the reason it gives and
+// where (file:line).
+type Accepted struct {
+	Violation
+	Reason string `json:"reason"`
+	At     string `json:"at"`
+}
+
+// Fingerprint identifies a baseline report by its bytes: the first 12 hex
+// digits of their SHA-256. An acceptance names the fingerprint of the
+// baseline it was written against.
+func Fingerprint(data []byte) string {
+	sum := sha256.Sum256(data)
+	return hex.EncodeToString(sum[:6])
 }
 
 // Reference names the git commit a baseline was read from.
@@ -106,6 +137,8 @@ type Violation struct {
 	Want        string `json:"want"`
 	Got         string `json:"got"`
 	Explanation string `json:"explanation"`
+	// Next is what to do about it, in a sentence.
+	Next string `json:"next,omitempty"`
 }
 
 // GateSetter is implemented by writers that render a verdict. Render (and

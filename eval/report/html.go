@@ -3,6 +3,7 @@ package report
 import (
 	"bufio"
 	"bytes"
+	"crypto/sha256"
 	"embed"
 	"encoding/base64"
 	"errors"
@@ -55,10 +56,24 @@ type htmlCase struct {
 	// USD is the case's dollars at the price table's rates (the cost
 	// scorer's "usd"); nil when the case made no priced requests.
 	USD *float64 `json:"usd,omitempty"`
+	// Samples are samples 2..N of a case recorded with several samples;
+	// the fields above are sample 1's.
+	Samples []htmlSample `json:"samples,omitempty"`
 	// Gold and Grades are the correctness scorer's gold answer and its
 	// verdict on each graded answer (sample 1), for the case page.
 	Gold   map[string]string `json:"gold,omitempty"`
 	Grades []htmlGrade       `json:"grades,omitempty"`
+}
+
+// htmlSample is one further sample of a sampled case: its outcome and
+// checks (its trace is the case's trace line's). A check it passed carries
+// only its name: with ten samples a case's passing checks would otherwise
+// be most of the page, and what they expected is sample 1's.
+type htmlSample struct {
+	Sample int         `json:"k"`
+	Pass   bool        `json:"pass"`
+	Error  string      `json:"error,omitempty"`
+	Checks []htmlCheck `json:"checks"`
 }
 
 // htmlGrade is one graded answer: which turn and phase, the answer, and
@@ -116,7 +131,7 @@ type htmlCheck struct {
 
 func htmlCaseOf(rec *CaseRecord) *htmlCase {
 	c := &htmlCase{Seq: rec.Seq, Key: rec.Key, Dataset: rec.Dataset, Kind: rec.Kind, Label: rec.Label, Tags: rec.Tags,
-		Pass: rec.Pass, Error: rec.Error, Checks: []htmlCheck{}}
+		Pass: rec.Pass, Error: rec.Error}
 	for _, t := range rec.Turns {
 		c.Inputs = append(c.Inputs, t.Input)
 	}
@@ -127,6 +142,24 @@ func htmlCaseOf(rec *CaseRecord) *htmlCase {
 		if s.Scorer == "correctness" {
 			c.Gold, c.Grades = gradesOf(s.Attrs)
 		}
+	}
+	c.Checks = htmlChecks(rec.Scores)
+	for _, s := range rec.Samples {
+		checks := htmlChecks(s.Scores)
+		for i, k := range checks {
+			if k.Pass {
+				checks[i] = htmlCheck{Scorer: k.Scorer, Name: k.Name, Pass: true, Measure: k.Measure}
+			}
+		}
+		c.Samples = append(c.Samples, htmlSample{Sample: s.Sample, Pass: s.Pass, Error: s.Error, Checks: checks})
+	}
+	return c
+}
+
+// htmlChecks lists the checks of one sample's results.
+func htmlChecks(scores []score.Result) []htmlCheck {
+	out := []htmlCheck{}
+	for _, s := range scores {
 		for _, k := range s.Checks {
 			hc := htmlCheck{Scorer: s.Scorer, Name: k.Name, Metric: k.Metric, Pass: k.Pass, Measure: s.Measure,
 				Expected: k.Expected, Got: k.Got, Reason: k.Reason, Diff: k.Diff}
@@ -136,10 +169,10 @@ func htmlCaseOf(rec *CaseRecord) *htmlCase {
 			if v := textdiff.Visible(k.Got); v != k.Got {
 				hc.GotVis = v
 			}
-			c.Checks = append(c.Checks, hc)
+			out = append(out, hc)
 		}
 	}
-	return c
+	return out
 }
 
 // HTMLFlip is a case whose outcome differs between the two runs of a
@@ -323,7 +356,8 @@ func (p *pageWriter) json(v any) {
 	if p.err != nil {
 		return
 	}
-	b, err := jsonx.Marshal(v)
+	// The page's script iterates lists without checking for null.
+	b, err := jsonx.MarshalArrays(v)
 	if err != nil {
 		p.err = err
 		return
@@ -355,6 +389,7 @@ func (p *pageWriter) parts(title string) (head, tail string) {
 	var b strings.Builder
 	if p.err = htmlPage.Execute(&b, map[string]any{
 		"Title": title, "Style": template.CSS(style), "Script": template.JS(script), "Data": template.JS(dataMark),
+		"CSP": contentPolicy(style, script),
 	}); p.err != nil {
 		return "", ""
 	}
@@ -363,6 +398,19 @@ func (p *pageWriter) parts(title string) (head, tail string) {
 		p.err = errors.New("report.html template lost its data mark")
 	}
 	return head, tail
+}
+
+// contentPolicy is the page's Content-Security-Policy: nothing is loaded
+// from anywhere, and only the page's own style and script, named by their
+// hashes, run. A string of web content that reached the page as markup
+// could run nothing.
+func contentPolicy(style, script []byte) string {
+	hash := func(b []byte) string {
+		sum := sha256.Sum256(b)
+		return "'sha256-" + base64.StdEncoding.EncodeToString(sum[:]) + "'"
+	}
+	return "default-src 'none'; script-src " + hash(script) + "; style-src " + hash(style) +
+		"; img-src 'none'; base-uri 'none'; form-action 'none'"
 }
 
 func (p *pageWriter) flush() error {

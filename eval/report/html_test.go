@@ -3,10 +3,12 @@ package report_test
 import (
 	"bytes"
 	"compress/gzip"
+	"crypto/sha256"
 	"encoding/base64"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"html"
 	"io"
 	"regexp"
 	"strings"
@@ -119,7 +121,7 @@ func TestHTMLIsSelfContained(t *testing.T) {
 	}
 	// Nothing is loaded from anywhere: no external script, style, image,
 	// font or frame.
-	if m := regexp.MustCompile(`(?i)<(script|link|img|iframe)[^>]*\b(src|href)=|@import|url\(`).FindString(html); m != "" {
+	if m := regexp.MustCompile(`(?i:<(script|link|img|iframe)[^>]*\b(src|href)=|@import)|\burl\(`).FindString(html); m != "" {
 		t.Errorf("report.html loads an external resource: %q", m)
 	}
 	// The embedded data survives a verdict line that tries to close the
@@ -194,5 +196,142 @@ func TestMergeTracesRefusesOutOfOrderShards(t *testing.T) {
 	err = report.MergeTraces([]string{"a"}, []io.Reader{bytes.NewReader(shard(2, 1))}, &bytes.Buffer{})
 	if err == nil || !strings.Contains(err.Error(), "not in case order") {
 		t.Errorf("out-of-order shard: err = %v", err)
+	}
+}
+
+// sampledPage renders a run whose routing case has three samples that all
+// passed (no flaky case), ungated, with its traces.
+func sampledPage(t *testing.T) (page string, data []byte) {
+	t.Helper()
+	meta := reporttest.Meta("seed")
+	recs := []*report.CaseRecord{
+		reporttest.RoutingSamples(0, "alignment-themes", true, true, true),
+		reporttest.Consent(1, "yes-please", "YES", "yes please", "YES", "yes.phrase"),
+	}
+	var tr bytes.Buffer
+	tw := report.NewTraces(&tr, nil)
+	for _, r := range recs {
+		if err := tw.Case(r); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := tw.Close(); err != nil {
+		t.Fatal(err)
+	}
+	var buf bytes.Buffer
+	w, err := report.NewHTML(&buf, report.HTMLOptions{Name: "reports/latest/report.json", Traces: report.Bytes(report.TracesName, tr.Bytes())})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := report.Write(w, &report.Report{Meta: meta, Cases: recs, Summary: reporttest.Summary(recs)}); err != nil {
+		t.Fatal(err)
+	}
+	m := regexp.MustCompile(`(?s)<script type="application/json" id="data">(.*?)</script>`).FindStringSubmatch(buf.String())
+	if m == nil {
+		t.Fatal("no embedded data")
+	}
+	return buf.String(), []byte(m[1])
+}
+
+// TestHTMLDataHoldsNoNullList: the page's script iterates every list it
+// reads; a sampled run with no flaky case once gave the flaky table
+// "rows": null, and the overview threw a TypeError.
+func TestHTMLDataHoldsNoNullList(t *testing.T) {
+	_, data := sampledPage(t)
+	var v any
+	if err := json.Unmarshal(data, &v); err != nil {
+		t.Fatal(err)
+	}
+	var nulls []string
+	var walk func(path string, v any)
+	walk = func(path string, v any) {
+		switch v := v.(type) {
+		case nil:
+			nulls = append(nulls, path)
+		case map[string]any:
+			for k, e := range v {
+				walk(path+"."+k, e)
+			}
+		case []any:
+			for i, e := range v {
+				walk(fmt.Sprintf("%s[%d]", path, i), e)
+			}
+		}
+	}
+	walk("data", v)
+	// An ungated run has no verdict: that one null is the page's signal.
+	if len(nulls) != 1 || nulls[0] != "data.runs[0].gate" {
+		t.Errorf("nulls in the page's data (only data.runs[0].gate may be): %v", nulls)
+	}
+	if !bytes.Contains(data, []byte(`"title":"Flaky cases (0)`)) {
+		t.Error("the run has no flaky table with no rows: the test proves nothing")
+	}
+}
+
+// TestHTMLSampledCaseHasEverySample: a case of several samples carries each
+// sample's outcome and checks in the page's data, and each sample's trace
+// in the traces the page embeds.
+func TestHTMLSampledCaseHasEverySample(t *testing.T) {
+	_, data := sampledPage(t)
+	var d struct {
+		Runs []struct {
+			Cases []struct {
+				Key     string
+				Samples []struct {
+					K      int               `json:"k"`
+					Pass   bool              `json:"pass"`
+					Checks []json.RawMessage `json:"checks"`
+				} `json:"samples"`
+			} `json:"cases"`
+			Traces []string `json:"traces"`
+		} `json:"runs"`
+	}
+	if err := json.Unmarshal(data, &d); err != nil {
+		t.Fatal(err)
+	}
+	c := d.Runs[0].Cases[0]
+	if len(c.Samples) != 2 || c.Samples[0].K != 2 || c.Samples[1].K != 3 || !c.Samples[1].Pass || len(c.Samples[1].Checks) == 0 {
+		t.Errorf("samples of %s in the page: %+v", c.Key, c.Samples)
+	}
+	gz, _ := base64.StdEncoding.DecodeString(strings.Join(d.Runs[0].Traces, ""))
+	tr, err := report.NewTraceReader("traces", bytes.NewReader(gz))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ct, _, err := tr.Next()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(ct.Samples) != 2 || ct.Samples[0].Sample != 2 || ct.Samples[1].Session == nil || len(ct.Samples[1].Session.Turns) == 0 {
+		t.Errorf("the trace of %s holds samples %+v, want the sessions of samples 2 and 3", ct.Key, ct.Samples)
+	}
+}
+
+// TestHTMLContentPolicy: the page declares a strict Content-Security-Policy
+// whose hashes are those of its own script and style, so they run and
+// nothing else does.
+func TestHTMLContentPolicy(t *testing.T) {
+	page, _ := sampledPage(t)
+	m := regexp.MustCompile(`<meta http-equiv="Content-Security-Policy" content="([^"]*)">`).FindStringSubmatch(page)
+	if m == nil {
+		t.Fatal("no Content-Security-Policy meta tag")
+	}
+	csp := html.UnescapeString(m[1])
+	hash := func(s string) string {
+		sum := sha256.Sum256([]byte(s))
+		return "'sha256-" + base64.StdEncoding.EncodeToString(sum[:]) + "'"
+	}
+	script := regexp.MustCompile(`(?s)<script>(.*?)</script>`).FindStringSubmatch(page)
+	style := regexp.MustCompile(`(?s)<style>(.*?)</style>`).FindStringSubmatch(page)
+	if script == nil || style == nil {
+		t.Fatal("the page has no inline script or style")
+	}
+	for _, want := range []string{"default-src 'none'", "script-src " + hash(script[1]) + ";", "style-src " + hash(style[1]) + ";", "base-uri 'none'"} {
+		if !strings.Contains(csp, want) {
+			t.Errorf("Content-Security-Policy %q lacks %q", csp, want)
+		}
+	}
+	if strings.Contains(csp, "unsafe") {
+		t.Errorf("Content-Security-Policy %q allows unsafe sources", csp)
 	}
 }

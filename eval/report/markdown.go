@@ -33,6 +33,9 @@ func (t *textWriter) endMarkdown(s Summary) error {
 	var head bytes.Buffer
 	g := t.gate
 	counts := fmt.Sprintf("%s: %d passed, %d failed, %s", plural(s.Cases, "case"), s.Passed, s.Failed, plural(s.Errors, "error"))
+	if p := Provenance(t.meta); p != "" {
+		counts = p + ": " + counts
+	}
 	if u := t.meta.Unplayable; u != nil {
 		// What cannot replay comes before any verdict: until it is
 		// re-recorded, the verdict judges old recordings.

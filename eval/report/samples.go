@@ -22,12 +22,15 @@ type SampleRecord struct {
 	Error  string         `json:"error,omitempty"`
 	Scores []score.Result `json:"scores"`
 	Turns  []TurnSummary  `json:"turns,omitempty"`
+	// Trace is the sample's evidence, joined to the case's trace by
+	// SetSamples (traces.jsonl.gz, not report.json).
+	Trace *CaseTrace `json:"-"`
 }
 
 // NewSampleRecord is NewCaseRecord for sample k of a case.
 func NewSampleRecord(k int, in *score.Input, results []score.Result, runErr error) SampleRecord {
 	r := NewCaseRecord(0, in, results, runErr)
-	return SampleRecord{Sample: k, Pass: r.Pass, Error: r.Error, Scores: r.Scores, Turns: r.Turns}
+	return SampleRecord{Sample: k, Pass: r.Pass, Error: r.Error, Scores: r.Scores, Turns: r.Turns, Trace: r.Trace}
 }
 
 // SetSamples attaches samples 2..N to r and fills in its per-case pass
@@ -37,6 +40,16 @@ func (r *CaseRecord) SetSamples(samples []SampleRecord) {
 		return
 	}
 	r.Samples = samples
+	if r.Trace != nil {
+		r.Trace.Samples = nil
+		for _, s := range samples {
+			st := SampleTrace{Sample: s.Sample}
+			if s.Trace != nil {
+				st.Session = s.Trace.Session
+			}
+			r.Trace.Samples = append(r.Trace.Samples, st)
+		}
+	}
 	// A sample that could not run makes the case an error, as its first
 	// sample's would: otherwise the run would exit 0 over a draw it never
 	// made, counting it only as a failed sample.
@@ -257,8 +270,10 @@ func (a *sampleAgg) apply(s *Summary) {
 		if !m.Paired || m.Unit != score.UnitRate || mc == nil || len(mc.sampled) == 0 {
 			continue
 		}
-		lo, hi := stats.ClusterInterval(mc.all())
+		all := mc.all()
+		lo, hi := stats.ClusterInterval(all)
 		s.Metrics[i].Lo, s.Metrics[i].Hi = stats.Round(lo, metricPlaces), stats.Round(hi, metricPlaces)
+		s.Metrics[i].Cases = len(all)
 	}
 	ss := &SamplesSummary{MaxSamples: a.maxN, SampledCases: a.sampled, Method: sampleMethod, Metrics: []SampleMetric{}, Flaky: a.flaky}
 	if ss.Flaky == nil {

@@ -9,6 +9,7 @@ import (
 	"github.com/olekukonko/tablewriter/tw"
 
 	"github.com/searchbench/searchbench/eval/score"
+	"github.com/searchbench/searchbench/eval/stats"
 )
 
 // maxHeadline bounds the headline of an ungated run.
@@ -89,8 +90,9 @@ func (t *textWriter) samplesLine(s Summary) {
 	}
 	line := fmt.Sprintf("Samples: %d cases with more than one sample (up to %d)", ss.SampledCases, ss.MaxSamples)
 	for _, m := range ss.Metrics {
-		if m.Name == "case" && len(m.PassHatK) > 0 {
-			line += fmt.Sprintf("; pass^%d %.1f%%", len(m.PassHatK), 100*m.PassHatK[len(m.PassHatK)-1])
+		if k := len(m.PassHatK); m.Name == "case" && k > 0 {
+			lo, hi := stats.WilsonMean(m.PassHatK[k-1], m.CasesAtK[k-1])
+			line += fmt.Sprintf("; pass^%d %.1f%% [%.1f–%.1f%%]", k, 100*m.PassHatK[k-1], 100*lo, 100*hi)
 		}
 	}
 	line += fmt.Sprintf("; %d flaky", len(ss.Flaky))
@@ -173,8 +175,8 @@ func (t *textWriter) headline(s Summary) {
 	} else {
 		rates, below := 0, 0
 		for _, m := range s.Metrics {
-			// A share that is not a pass rate (incorrect answers, answers
-			// the judge decided) has no "below 100%" to look at.
+			// A share that is not a pass rate (consent.wrong, incorrect
+			// answers, answers the judge decided) has no "below 100%".
 			if m.Unit != score.UnitRate || m.Den == 0 || m.Better != score.HigherIsBetter {
 				continue
 			}
@@ -235,6 +237,12 @@ func (t *textWriter) failureGroups() {
 		rows[i] = []string{n, fmt.Sprint(g.n), first}
 	}
 	t.blank()
+	if split := t.failedSplit(); split != "" {
+		for _, l := range WrapText(split, t.width(), "  ") {
+			t.printf("%s\n", l)
+		}
+		t.blank()
+	}
 	t.compactTable(fmt.Sprintf("Failing checks (%d, in %s)", total, plural(len(names), "check")), []string{"check", "cases", "first cases"}, rows, 2)
 }
 

@@ -79,8 +79,13 @@ func TestSummaryLayouts(t *testing.T) {
 			if last := lines[len(lines)-1]; !strings.HasSuffix(last, "reports/latest/report.html") {
 				t.Errorf("the report ends with %q, not the pointer to report.html", last)
 			}
-			if tc.gate != nil && !strings.Contains(lines[1], "gate: FAIL") {
-				t.Errorf("the verdict is not under the counts: %q", lines[1])
+			// The verdict follows the counts (and their continuation lines).
+			next := 1
+			for next < len(lines) && strings.HasPrefix(lines[next], "  ") {
+				next++
+			}
+			if tc.gate != nil && !strings.Contains(lines[next], "gate: FAIL") {
+				t.Errorf("the verdict is not under the counts: %q", lines[next])
 			}
 			if strings.Contains(out, "\x1b[") {
 				t.Error("colours without a terminal")

@@ -3,6 +3,7 @@ package report
 import (
 	"fmt"
 	"io"
+	"net/url"
 	"slices"
 	"strings"
 	"unicode/utf8"
@@ -99,7 +100,11 @@ type textWriter struct {
 	more     int // failing checks not kept
 	groups   map[string]*checkGroup
 	order    []string // group names, first seen first
-	err      error
+	// modelFailed and codeFailed count the failing cases whose case called
+	// the model (its behaviour, which a simulator plays) and those that did
+	// not (the app's own rules: consent, the parser).
+	modelFailed, codeFailed int
+	err                     error
 }
 
 // checkGroup counts the failures of one check across cases.
@@ -137,6 +142,13 @@ func (t *textWriter) Begin(m Meta) error {
 }
 
 func (t *textWriter) Case(rec *CaseRecord) error {
+	if !rec.Passed() && rec.Error == "" {
+		if CallsModel(rec) {
+			t.modelFailed++
+		} else {
+			t.codeFailed++
+		}
+	}
 	for _, f := range Failures(rec) {
 		if t.groups == nil {
 			t.groups = map[string]*checkGroup{}
@@ -232,6 +244,9 @@ func (t *textWriter) summaryLine(s Summary) {
 	run := t.runParts()
 	// No PASS/FAIL here: a run measures; only a gate gives a verdict.
 	counts := fmt.Sprintf("%s: %d passed, %d failed, %s", plural(s.Cases, "case"), s.Passed, s.Failed, plural(s.Errors, "error"))
+	if p := Provenance(t.meta); p != "" {
+		counts = p + ": " + counts
+	}
 	if t.markdown {
 		t.printf("### searchbench — %s\n\n**%s**", strings.Join(run, ", "), counts)
 		t.printf("\n")
@@ -240,6 +255,9 @@ func (t *textWriter) summaryLine(s Summary) {
 	if t.opt.Color {
 		counts = fmt.Sprintf("%s: %s passed, %s failed, %s", plural(s.Cases, "case"), t.paint(green, fmt.Sprint(s.Passed)),
 			t.paint(redIf(s.Failed), fmt.Sprint(s.Failed)), t.paint(redIf(s.Errors), plural(s.Errors, "error")))
+		if p := Provenance(t.meta); p != "" {
+			counts = p + ": " + counts
+		}
 	}
 	line := fmt.Sprintf("searchbench: %s (%s)", counts, strings.Join(run, ", "))
 	if w := t.width(); w > 0 && runewidth.StringWidth(stripANSI(line)) > w {
@@ -248,6 +266,75 @@ func (t *textWriter) summaryLine(s Summary) {
 		return
 	}
 	t.printf("%s\n", line)
+}
+
+// failedSplit says where the failing cases come from: the model's
+// behaviour (played by the simulator's scripted policy in a simulator
+// recording) and the app's own rules (consent, the parser).
+func (t *textWriter) failedSplit() string {
+	if t.modelFailed+t.codeFailed == 0 {
+		return ""
+	}
+	who := "the model's behaviour"
+	if t.meta.Backend == "sim" {
+		who = "the simulated model's behaviour (its policy plays them on purpose)"
+	}
+	var parts []string
+	if t.modelFailed > 0 {
+		parts = append(parts, fmt.Sprintf("%d by %s", t.modelFailed, who))
+	}
+	if t.codeFailed > 0 {
+		parts = append(parts, fmt.Sprintf("%d by the app's own rules", t.codeFailed))
+	}
+	return fmt.Sprintf("Failing cases: %s", strings.Join(parts, ", "))
+}
+
+// Provenance says where a run's recordings came from, for its first line:
+// "simulator, policy seed", "live: gpt-oss-120b via api.cerebras.ai", or
+// both for a mix; "" when the report does not say.
+func Provenance(m Meta) string {
+	var parts []string
+	for _, b := range strings.Split(m.Backend, "+") {
+		switch b {
+		case "sim":
+			s := "simulator"
+			if len(m.SimPolicies) > 0 {
+				s += ", policy " + strings.Join(m.SimPolicies, "+")
+			}
+			parts = append(parts, s)
+		case "live":
+			s := "live"
+			if len(m.Models) > 0 {
+				s += ": " + strings.Join(m.Models, "+")
+			}
+			var hosts []string
+			for _, u := range m.BaseURLs {
+				if pu, err := url.Parse(u); err == nil && pu.Host != "" && !slices.Contains(hosts, pu.Host) {
+					hosts = append(hosts, pu.Host)
+				}
+			}
+			if len(hosts) > 0 {
+				s += " via " + strings.Join(hosts, ", ")
+			}
+			parts = append(parts, s)
+		}
+	}
+	return strings.Join(parts, " and ")
+}
+
+// CallsModel reports whether a case called the model in some sample (its
+// cost result counts model calls): its outcome is a draw of the model's
+// behaviour.
+func CallsModel(rec *CaseRecord) bool {
+	model := false
+	rec.EachSample(func(s SampleRecord) {
+		for _, r := range s.Scores {
+			if r.Measure && r.Values["model_calls"] > 0 {
+				model = true
+			}
+		}
+	})
+	return model
 }
 
 // stripANSI removes colour codes, to measure what a terminal shows.

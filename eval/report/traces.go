@@ -30,6 +30,16 @@ type CaseTrace struct {
 	// Parse what the parser extracted from it.
 	ParserInput *ParserInput        `json:"parser_input,omitempty"`
 	Parse       *score.ParseOutcome `json:"parse,omitempty"`
+	// Samples are the sessions of samples 2..N of a case recorded with
+	// several samples (the fields above are sample 1's), so a reader sees
+	// every draw, not only the first.
+	Samples []SampleTrace `json:"samples,omitempty"`
+}
+
+// SampleTrace is the evidence of sample k ≥ 2 of a sampled case.
+type SampleTrace struct {
+	Sample  int            `json:"sample"`
+	Session *trace.Session `json:"session,omitempty"`
 }
 
 // ParserInput is the raw model message of a parser case.

@@ -2,6 +2,7 @@ package run
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"net/http"
 	"net/url"
@@ -44,6 +45,9 @@ type Estimate struct {
 	// From says where the figures come from: a cassette path, "mean of N
 	// recorded cases of <dataset>", or "default".
 	From string
+	// Unpriced is set when the model has no price: USD then prices the
+	// searches alone.
+	Unpriced bool
 }
 
 // Tokens is the model tokens expected.
@@ -71,7 +75,8 @@ var defaultEstimate = Estimate{
 // on the first of shelves that has one (this variant's, then the shipped
 // seed recordings); a case no shelf holds gets the mean of its dataset's
 // estimated cases, else defaultEstimate. Each estimate is priced with table
-// for model and multiplied by samples (≥ 1).
+// for model and multiplied by samples (≥ 1); a model with no price leaves
+// its tokens unpriced (Estimate.Unpriced).
 func EstimateItems(items []Item, shelves []Shelf, table price.Table, model string, samples int) ([]Estimate, error) {
 	samples = max(samples, 1)
 	out := make([]Estimate, len(items))
@@ -124,10 +129,11 @@ func EstimateItems(items []Item, shelves []Shelf, table price.Table, model strin
 			e.Requests = req
 		}
 		usd, err := table.USD(e.Usage)
-		if err != nil {
+		var unpriced *price.UnpricedError
+		if err != nil && !errors.As(err, &unpriced) {
 			return nil, err
 		}
-		e.USD = usd
+		e.USD, e.Unpriced = usd, unpriced != nil
 	}
 	return out, nil
 }

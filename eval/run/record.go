@@ -45,6 +45,9 @@ type RecordOptions struct {
 	// many as recorded.json lists for the case (one for a new case), so a
 	// re-recording keeps a shelf's samples.
 	Samples int
+	// Seed is the base seed of every sample's draws (record --seed;
+	// SampleSeed); 0 keeps the default draws.
+	Seed int64
 	// Getenv supplies keys (live), base URLs and the model name.
 	Getenv func(string) string
 	// Jitter is the retry policy's jitter in a simulator recording (nil:
@@ -351,6 +354,7 @@ func (o *RecordOptions) recordOne(ctx context.Context, shelf Shelf, c *dataset.C
 		o.Used(c, u)
 	}
 	e := entryOf(o.Variant, o.Backend, o.Policy, sessions, sums)
+	e.Seed = o.Seed
 	e.Judge = judgeEntry(o.Variant, judgeSums)
 	if o.Backend == BackendLive {
 		e.Model, e.BaseURLs = o.liveSource()
@@ -441,7 +445,7 @@ func (o *RecordOptions) recordSample(ctx context.Context, shelf Shelf, c *datase
 	if c.Mode != "" {
 		mode = c.Mode
 	}
-	a, err := orchestrator.New(clients, orchestrator.Options{Prompts: o.Variant, Mode: mode, Repair: o.Repair || c.Repair, Seed: SampleSeed(k)})
+	a, err := orchestrator.New(clients, orchestrator.Options{Prompts: o.Variant, Mode: mode, Repair: o.Repair || c.Repair, Seed: SampleSeed(o.Seed, k)})
 	if err != nil {
 		rec.Discard()
 		return nil, nil, nil, err

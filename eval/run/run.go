@@ -194,7 +194,7 @@ func (o *Options) replayOne(ctx context.Context, it Item) *report.CaseRecord {
 		}
 		in.Parse = ParseOutcome(o.Parser, c)
 	case c.Kind == dataset.KindConsent:
-		in.Session = &trace.Session{Variant: o.Variant.Name, Mode: o.mode(c), Turns: []trace.Turn{orchestrator.Classify(c.Reply)}}
+		in.Session = &trace.Session{Variant: o.Variant.Name, Mode: o.mode(c), Turns: []trace.Turn{orchestrator.Classify(c.Reply, c.Previous)}}
 	default:
 		return o.replaySamples(ctx, it)
 	}
@@ -378,7 +378,7 @@ func (o *Options) mode(c *dataset.Case) string {
 // its Phase 2 answers through in, so the scorers find them checked.
 //
 // k is the sample: its cassette is shelf.SamplePath(c, k) and its requests
-// carry SampleSeed(k), as they did when recorded.
+// carry the seed SampleSeed gives for the seed it was recorded with.
 func (o *Options) replayTraffic(ctx context.Context, in *score.Input, k int) (*trace.Session, error) {
 	c := in.Case
 	shelf := o.shelf
@@ -404,7 +404,7 @@ func (o *Options) replayTraffic(ctx context.Context, in *score.Input, k int) (*t
 		return nil, err
 	}
 	defer rp.Close()
-	a, err := o.assistant(c, rp, in.CheckPhase2, ropts.Clock.Now, SampleSeed(k))
+	a, err := o.assistant(c, rp, in.CheckPhase2, ropts.Clock.Now, SampleSeed(chk.Entry.Seed, k))
 	if err != nil {
 		return nil, err
 	}

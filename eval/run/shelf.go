@@ -67,17 +67,32 @@ func (s Shelf) SamplePath(c *dataset.Case, k int) string {
 	return vcr.Path(s.Root, s.Variant, s.Mode, c.Dataset, fmt.Sprintf("%s.s%d", c.ID, k))
 }
 
-// SampleSeed is the seed the requests of sample k send: none for sample 1,
-// which is recorded exactly as a one-sample recording is (the provider's
-// own draw), and k for every further sample, so each is a fixed,
-// reproducible draw (Cerebras and vLLM accept seed). Nothing else random
-// or clock-derived enters a request.
-func SampleSeed(k int) *int {
+// SampleSeed is the seed the requests of sample k send. With base 0 (the
+// default, and every shipped shelf): none for sample 1, which is recorded
+// exactly as a one-sample recording is (the provider's own draw), and k for
+// every further sample, so each is a fixed, reproducible draw (Cerebras and
+// vLLM accept seed). With a base seed S (record --seed S): S·1000 + k for
+// every sample, sample 1 included, so two recordings with different bases
+// draw every sample afresh, as re-recording against a live model does.
+// Nothing else random or clock-derived enters a request.
+func SampleSeed(base int64, k int) *int {
+	if base != 0 {
+		s := int(base*SeedStride + int64(k))
+		return &s
+	}
 	if k <= 1 {
 		return nil
 	}
 	return &k
 }
+
+// SeedStride separates the sample seeds of base seeds: base S draws seeds
+// S·1000+1 … S·1000+N (N ≤ 100 samples, record's limit).
+const SeedStride = 1000
+
+// MaxSeed bounds record --seed so that every sample seed fits the 32-bit
+// signed integer the chat APIs document for seed.
+const MaxSeed = (1<<31 - 1 - 100) / SeedStride
 
 // extraSamples lists the sample cassettes of c beyond the first keep
 // samples (left by an earlier recording with more samples).
@@ -155,6 +170,10 @@ type Entry struct {
 	// Samples is how many samples were recorded (record --samples N), each
 	// in its own cassette (Shelf.SamplePath); absent means one.
 	Samples int `json:"samples,omitempty"`
+	// Seed is the base seed the samples were drawn with (record --seed;
+	// SampleSeed); absent means the default draws. A replay sends the same
+	// seeds, so it matches what was recorded.
+	Seed int64 `json:"seed,omitempty"`
 	// Model and BaseURLs say where a live recording's requests went: the
 	// chat model asked for, and each service's base URL (credentials
 	// removed) by service name (vcr.ChatService, "tavily", "exa"). A
@@ -389,11 +408,15 @@ func (m *Manifest) Check(s Shelf, v *prompts.Variant, c *dataset.Case) Check {
 }
 
 // UsedFiles lists the variant files whose contents went into a session's
-// requests: the system prompt of every phase that ran, the tools and the
-// structured-mode addendum when offered, and always the settings.
+// requests: the system prompt of every phase that ran, the consent prompt
+// when the model read a consent reply, the tools and the structured-mode
+// addendum when offered, and always the settings.
 func UsedFiles(s *trace.Session) []string {
 	used := map[string]bool{prompts.SettingsFile: true}
 	for _, t := range s.Turns {
+		if t.ConsentCall != nil {
+			used[prompts.ConsentFile] = true
+		}
 		switch t.Phase {
 		case trace.Phase1:
 			used[prompts.Phase1File] = true

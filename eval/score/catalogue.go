@@ -20,6 +20,24 @@ type Declaration struct {
 	// Metrics are metric names; a segment in braces stands for any value
 	// of a set (see Placeholders): "routing.recall.{route}".
 	Metrics []string
+	// Invariants are the metrics among Metrics that check what the app
+	// enforces whatever the model does (a valid envelope, the phase
+	// routing, the search limits): one failure of one case is a bug, not a
+	// draw, so the gate judges them case by case even on one sample. The
+	// other metrics of a case that calls the model measure its behaviour,
+	// which varies from one draw to the next.
+	Invariants []string
+}
+
+// Invariants returns the set of metrics ss declare as invariants.
+func Invariants(ss []Scorer) map[string]bool {
+	out := map[string]bool{}
+	for _, s := range ss {
+		for _, m := range s.Declare().Invariants {
+			out[m] = true
+		}
+	}
+	return out
 }
 
 // Placeholders are the sets a metric name segment in braces ranges over.

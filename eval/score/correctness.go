@@ -135,23 +135,23 @@ func excerpt(s string, n int) string {
 // NewAggregator implements Scorer.
 func (Correctness) NewAggregator() Aggregator { return &correctnessAgg{} }
 
-// labelCounts counts one phase's verdicts.
-type labelCounts struct {
+// phaseCounts counts one phase's verdicts.
+type phaseCounts struct {
 	correct, incorrect, notAttempted, undecided, judged int
 }
 
-func (l labelCounts) decided() int { return l.correct + l.incorrect + l.notAttempted }
+func (l phaseCounts) decided() int { return l.correct + l.incorrect + l.notAttempted }
 
 type correctnessAgg struct {
 	Rates
-	phases  map[string]*labelCounts
+	phases  map[string]*phaseCounts
 	standIn bool
 }
 
 func (a *correctnessAgg) Add(c CaseInfo, r Result) {
 	a.Rates.Add(c, r)
 	if a.phases == nil {
-		a.phases = map[string]*labelCounts{trace.Phase1: {}, trace.Phase2: {}}
+		a.phases = map[string]*phaseCounts{trace.Phase1: {}, trace.Phase2: {}}
 	}
 	if r.Attrs["judge"] != "" {
 		a.standIn = true

@@ -150,7 +150,7 @@ func TestVerificationHonest(t *testing.T) {
 	s := agg.Summary()
 	for _, m := range s.Metrics {
 		if m.Name == MetricVerificationConfirmWrong {
-			if m.Num != 1 || m.Den != len(tests) || len(m.Cases) != 1 || m.Cases[0] != wrongKeys[0] || m.Better != LowerIsBetter {
+			if m.Num != 1 || m.Den != len(tests) || len(m.CaseKeys) != 1 || m.CaseKeys[0] != wrongKeys[0] || m.Better != LowerIsBetter {
 				t.Errorf("%+v", m)
 			}
 			return

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/searchbench/searchbench/eval/dataset"
+	"github.com/searchbench/searchbench/orchestrator"
 	"github.com/searchbench/searchbench/orchestrator/answer"
 	"github.com/searchbench/searchbench/orchestrator/trace"
 )
@@ -15,7 +16,8 @@ import (
 // classified, the '?' override, that Phase 1 and decline turns offered and
 // used no tools, the Phase 1 format, the verification sentence, the route,
 // the final envelope's error code, whether the app passed, repaired or
-// replaced the model's output, refused calls and retries. On a routing case
+// replaced the model's output, refused calls, retries and the condition a
+// consent put on the search. On a routing case
 // (one system-requested Phase 2 turn) it checks the phase and that the
 // verification sentence is the "skipped" one.
 type Flow struct{}
@@ -34,6 +36,9 @@ const (
 	MetricFlowOutput       = "flow.output"
 	MetricFlowLimits       = "flow.limits"
 	MetricFlowRetries      = "flow.retries"
+	// MetricFlowScope: a consent's condition reached Phase 2 as an
+	// instruction (trace ScopeInstruction), as the case expects.
+	MetricFlowScope = "flow.scope"
 )
 
 // verificationSentences maps the dataset's verification names to sentences.
@@ -61,7 +66,8 @@ func (Flow) Declare() Declaration {
 		MetricFlowOutput,
 		MetricFlowLimits,
 		MetricFlowRetries,
-	}}
+		MetricFlowScope,
+	}, Invariants: []string{MetricFlowTurns, MetricFlowPhase, MetricFlowOverride, MetricFlowNoTools, MetricFlowOutput}}
 }
 
 // Score implements Scorer. It applies to flows and routing cases.
@@ -160,6 +166,11 @@ func flowChecks(in *Input) []Check {
 			checks = append(checks, passFail(name("refused calls"), MetricFlowLimits, refused == *e.RefusedCalls,
 				strconv.Itoa(*e.RefusedCalls), strconv.Itoa(refused),
 				"calls refused by the per-tool query limit; "+describeCalls(t.ToolCalls)))
+		}
+		if e.Scope != "" {
+			want := orchestrator.ScopeInstruction(e.Scope)
+			checks = append(checks, passFail(name("scope"), MetricFlowScope, t.ConsentScope == e.Scope && t.ScopeInstruction == want,
+				e.Scope, t.ConsentScope, fmt.Sprintf("the consent's condition must reach every Phase 2 request; the turn sent %q", t.ScopeInstruction)))
 		}
 		if e.Retries != nil {
 			got, detail := retries(t)

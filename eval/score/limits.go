@@ -38,7 +38,7 @@ func (Limits) Declare() Declaration {
 		MetricLimitsQueries,
 		MetricLimitsResults,
 		MetricLimitsRefused,
-	}}
+	}, Invariants: []string{MetricLimitsQueries, MetricLimitsResults}}
 }
 
 // Score implements Scorer. It applies to routing and flows cases with a

@@ -30,7 +30,7 @@ func (Markdown) Declare() Declaration {
 	return Declaration{Kinds: []string{dataset.KindRouting, dataset.KindFlows}, Measure: false, Metrics: []string{
 		MetricMarkdownRaw,
 		MetricMarkdownFinal,
-	}}
+	}, Invariants: []string{MetricMarkdownFinal}}
 }
 
 // Score implements Scorer. The raw check applies in model mode only: in

@@ -104,19 +104,92 @@ func (Routing) NewAggregator() Aggregator { return &routingAgg{confusion: map[[2
 
 type routingAgg struct {
 	Rates
-	confusion map[[2]string]int // {expected, got} → cases
+	confusion map[[2]string]int // {expected, got} → samples
+	// The samples of one case arrive together: cur counts the current
+	// case's, per label, until the next case flushes them into the
+	// per-label moments, so a sampled run's precision, recall and F1 get
+	// intervals over cases (its samples are not independent draws), in
+	// constant memory.
+	curKey     string
+	curSamples int
+	sampled    bool // some case had several samples
+	cur        map[string]*labelCounts
+	prec       map[string]*stats.Moments
+	rec        map[string]*stats.Moments
+	f1         map[string]*stats.Moments
 }
+
+// labelCounts are one case's samples of one label.
+type labelCounts struct{ tp, fp, fn int }
 
 func (a *routingAgg) Add(c CaseInfo, r Result) {
 	a.Rates.Add(c, r)
+	if c.Key != a.curKey {
+		a.flush()
+		a.curKey = c.Key
+	}
+	a.curSamples++
 	for _, ch := range r.Checks {
-		if ch.Name == "route" {
-			a.confusion[[2]string{ch.Expected, ch.Got}]++
+		if ch.Name != "route" {
+			continue
+		}
+		a.confusion[[2]string{ch.Expected, ch.Got}]++
+		if a.cur == nil {
+			a.cur = map[string]*labelCounts{}
+		}
+		count := func(l string) *labelCounts {
+			if a.cur[l] == nil {
+				a.cur[l] = &labelCounts{}
+			}
+			return a.cur[l]
+		}
+		if ch.Expected == ch.Got {
+			count(ch.Expected).tp++
+		} else {
+			count(ch.Got).fp++
+			count(ch.Expected).fn++
 		}
 	}
 }
 
+// flush adds the current case's per-label counts to the moments.
+func (a *routingAgg) flush() {
+	a.sampled = a.sampled || a.curSamples > 1
+	a.curSamples = 0
+	if len(a.cur) == 0 {
+		return
+	}
+	if a.prec == nil {
+		a.prec, a.rec, a.f1 = map[string]*stats.Moments{}, map[string]*stats.Moments{}, map[string]*stats.Moments{}
+	}
+	add := func(m map[string]*stats.Moments, l string, c stats.Cluster) {
+		if m[l] == nil {
+			m[l] = &stats.Moments{}
+		}
+		m[l].Add(c)
+	}
+	for l, c := range a.cur {
+		add(a.prec, l, stats.Cluster{Pass: c.tp, N: c.tp + c.fp})
+		add(a.rec, l, stats.Cluster{Pass: c.tp, N: c.tp + c.fn})
+		// F1 = 2TP / (2TP + FP + FN): a ratio of sums over cases too.
+		add(a.f1, l, stats.Cluster{Pass: 2 * c.tp, N: 2*c.tp + c.fp + c.fn})
+	}
+	clear(a.cur)
+}
+
+// clustered replaces m's Wilson interval over samples with the interval
+// over cases of moments, when some case had several samples.
+func (a *routingAgg) clustered(m Metric, mo *stats.Moments) Metric {
+	if mo == nil || !a.sampled {
+		return m
+	}
+	m.Lo, m.Hi = mo.Interval()
+	m.Cases = mo.Cases()
+	return m
+}
+
 func (a *routingAgg) Summary() Summary {
+	a.flush()
 	s := Summary{Metrics: a.Metrics()}
 	if len(a.confusion) == 0 {
 		return s
@@ -168,14 +241,14 @@ func (a *routingAgg) Summary() Summary {
 		p, rc, f1 := stats.PRF(tp, fp, fn)
 		row := []string{l, strconv.Itoa(tp + fn), "–", "–", fmt.Sprintf("%.3f", f1)}
 		if tp+fp > 0 {
-			s.Metrics = append(s.Metrics, RateMetric("routing.precision."+l, tp, tp+fp, false))
+			s.Metrics = append(s.Metrics, a.clustered(RateMetric("routing.precision."+l, tp, tp+fp, false), a.prec[l]))
 			row[2] = fmt.Sprintf("%.3f", p)
 		}
 		if tp+fn > 0 {
-			s.Metrics = append(s.Metrics, RateMetric("routing.recall."+l, tp, tp+fn, false))
+			s.Metrics = append(s.Metrics, a.clustered(RateMetric("routing.recall."+l, tp, tp+fn, false), a.rec[l]))
 			row[3] = fmt.Sprintf("%.3f", rc)
 		}
-		s.Metrics = append(s.Metrics, Metric{Name: "routing.f1." + l, Value: f1, Unit: UnitScore, Better: HigherIsBetter})
+		s.Metrics = append(s.Metrics, a.clustered(Metric{Name: "routing.f1." + l, Value: f1, Unit: UnitScore, Better: HigherIsBetter}, a.f1[l]))
 		// Macro-F1 averages the labels the cases carry. A label that is
 		// only predicted has F1 0 by definition, so one stray prediction
 		// would halve the macro figure of a one-label subset (1.000 →

@@ -31,7 +31,7 @@ func (Schema) Declare() Declaration {
 	return Declaration{Kinds: []string{dataset.KindRouting, dataset.KindFlows}, Measure: false, Metrics: []string{
 		MetricSchemaRaw,
 		MetricSchemaFinal,
-	}}
+	}, Invariants: []string{MetricSchemaFinal}}
 }
 
 // Score implements Scorer. It applies to routing and flows cases with a

@@ -201,15 +201,18 @@ type Metric struct {
 	Den int     `json:"den,omitempty"`
 	Lo  float64 `json:"ci_low,omitempty"`
 	Hi  float64 `json:"ci_high,omitempty"`
+	// Cases is set when the interval counts cases rather than the Den
+	// samples (a sampled run: the samples of a case are not independent).
+	Cases int `json:"cases,omitempty"`
 	// Paired is true when the metric is the pass rate of per-case outcomes
 	// of the same name, so two runs can be compared case by case.
 	Paired bool `json:"paired,omitempty"`
 	// Note says how the number was computed when that is not obvious.
 	Note string `json:"note,omitempty"`
-	// Cases names the cases a count is made of, when they must be listed
-	// with it (the confirmations of a wrong Phase 1 answer): a gate
+	// CaseKeys names the cases a count is made of, when they must be
+	// listed with it (the confirmations of a wrong Phase 1 answer): a gate
 	// violation of the metric names them.
-	Cases []string `json:"cases,omitempty"`
+	CaseKeys []string `json:"case_keys,omitempty"`
 }
 
 // Table is an extra table an aggregator reports (a confusion matrix, …).

@@ -315,3 +315,47 @@ func TestConsentDecidedBy(t *testing.T) {
 		t.Errorf("rows = %v, want %v", got, want)
 	}
 }
+
+// TestConsentThreeFigures: a reply the rules left to the model (and no
+// model read) is deferred, not wrong, and passes; a rule's wrong reading
+// fails; a decline read as a search is counted apart; the model's reading
+// is judged like a rule's. Each figure is reported overall and per file.
+func TestConsentThreeFigures(t *testing.T) {
+	agg := Consent{}.NewAggregator()
+	for _, x := range []struct {
+		label, reply, got, by, deferred string
+		pass                            bool
+	}{
+		{"YES", "y", "YES", "rule", "", true},
+		{"NO", "tak for svaret", "NEW_QUERY", "rule", "its language is not settled", true},
+		{"NO", "yes. no.", "NEW_QUERY", "rule", "no correction", true},
+		{"NO", "ok fine", "YES", "rule", "", false},
+		{"YES", "mapp", "NO", "model", "its language is not settled", false},
+	} {
+		tr := trace.Turn{Input: x.reply, AwaitingConsent: true, Intent: x.got, IntentRule: "r", IntentBy: x.by, ConsentDeferred: x.deferred}
+		in := &Input{Case: consentCase(x.label, x.reply), Session: session(tr)}
+		r, _ := Consent{}.Score(in)
+		if r.Pass != x.pass {
+			t.Errorf("%q: pass %v, want %v (%+v)", x.reply, r.Pass, x.pass, r.Checks)
+		}
+		agg.Add(InfoOf(in.Case), r)
+	}
+	got := map[string]Metric{}
+	for _, m := range agg.Summary().Metrics {
+		got[m.Name] = m
+	}
+	for name, want := range map[string][2]int{
+		MetricConsentAccuracy: {3, 5},
+		MetricConsentRight:    {1, 5}, MetricConsentRight + ".consent": {1, 5},
+		MetricConsentDeferred: {2, 5},
+		MetricConsentWrong:    {2, 5}, MetricConsentWrong + ".consent": {2, 5},
+		MetricConsentDeclines: {1, 3}, MetricConsentDeclines + ".consent": {1, 3},
+	} {
+		if m, ok := got[name]; !ok || m.Num != want[0] || m.Den != want[1] {
+			t.Errorf("%s = %d/%d, want %d/%d", name, m.Num, m.Den, want[0], want[1])
+		}
+	}
+	if got[MetricConsentWrong].Better != LowerIsBetter || got[MetricConsentDeclines].Better != LowerIsBetter || got[MetricConsentDeferred].Better != "" {
+		t.Errorf("directions: wrong %q, declines %q, deferred %q", got[MetricConsentWrong].Better, got[MetricConsentDeclines].Better, got[MetricConsentDeferred].Better)
+	}
+}

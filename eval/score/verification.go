@@ -180,7 +180,7 @@ func (a *verificationAgg) Summary() Summary {
 		m := RateMetric(MetricVerificationConfirmWrong, len(a.wrong), a.checked, false)
 		m.Better = LowerIsBetter
 		m.Note = "Phase 2 answers that confirm an incorrect Phase 1 answer, of the verification lines checked"
-		m.Cases = cases
+		m.CaseKeys = cases
 		ms = append(ms, m)
 	}
 	if len(a.wrong) > 0 {

@@ -3,6 +3,7 @@ package stats
 import (
 	"fmt"
 	"slices"
+	"strconv"
 )
 
 // Alpha is the significance level of every paired test the harness
@@ -95,6 +96,82 @@ func Adjust(ps []float64, a Adjustment) []float64 {
 			v := min(1, float64(m)/float64(rank+1)*ps[i])
 			run = min(run, v)
 			out[i] = run
+		}
+	}
+	return out
+}
+
+// PValue writes a p-value as a statistician does: "p = 0.004", and
+// "p < 0.001" below that (never "p=<0.001").
+func PValue(p float64) string {
+	if p < 0.001 {
+		return "p < 0.001"
+	}
+	return fmt.Sprintf("p = %.3f", p)
+}
+
+// Level writes a significance level with three significant digits: 0.05,
+// 0.025, 0.00833.
+func Level(a float64) string { return strconv.FormatFloat(a, 'g', 3, 64) }
+
+// Levels returns, for each p-value of a family adjusted with a at the
+// family level alpha, the per-test level its decision was made at: the
+// test is significant after adjustment (Adjust's value below alpha)
+// exactly when its raw p is below its level. An interval that inverts the
+// test at that level therefore excludes the null exactly when the adjusted
+// p-value is significant. With Holm a rejected test's level is alpha/(m−j)
+// at its step j, and every other test's the level Holm stopped at; with
+// Benjamini–Hochberg every test's level is alpha·R/m for R rejections
+// (alpha/m when none: the false-coverage-statement adjustment of
+// Benjamini & Yekutieli 2005); with none, alpha.
+func Levels(ps []float64, a Adjustment, alpha float64) []float64 {
+	m := len(ps)
+	out := make([]float64, m)
+	if m == 0 {
+		return out
+	}
+	if a == None {
+		for i := range out {
+			out[i] = alpha
+		}
+		return out
+	}
+	idx := make([]int, m)
+	for i := range idx {
+		idx[i] = i
+	}
+	slices.SortStableFunc(idx, func(x, y int) int {
+		switch {
+		case ps[x] < ps[y]:
+			return -1
+		case ps[x] > ps[y]:
+			return 1
+		}
+		return 0
+	})
+	switch a {
+	case Holm:
+		stop := alpha / float64(m)
+		stopped := false
+		for j, i := range idx {
+			if !stopped {
+				stop = alpha / float64(m-j)
+				if ps[i] >= stop {
+					stopped = true
+				}
+			}
+			out[i] = stop
+		}
+	case BH:
+		k := 0
+		for j, i := range idx {
+			if ps[i] < alpha*float64(j+1)/float64(m) {
+				k = j + 1
+			}
+		}
+		level := alpha * float64(max(k, 1)) / float64(m)
+		for i := range out {
+			out[i] = level
 		}
 	}
 	return out

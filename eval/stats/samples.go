@@ -159,7 +159,39 @@ const (
 // listing them. exact is false when that would exceed SignFlipExactWork; p
 // is then (1 + hits)/(1 + draws) from a seeded Monte Carlo, which never
 // reports an impossible p of 0.
-func SignFlip(d []int64) (p float64, exact bool) {
+func SignFlip(d []int64) (p float64, exact bool) { return SignFlipTail(d, TwoSided) }
+
+// Tail is the alternative of a sign-flip test: two-sided (|Σ| at least the
+// observed), or one-sided, Lower (Σ at most the observed: B worse than A
+// for differences B − A of pass rates) or Upper (at least the observed).
+type Tail int
+
+// The tails of a sign-flip test.
+const (
+	TwoSided Tail = iota
+	Lower
+	Upper
+)
+
+// hit reports whether a sign assignment's sum reaches the observed sum obs
+// (signed) in the tail's direction.
+func (t Tail) hit(sum, obs int64) bool {
+	switch t {
+	case Lower:
+		return sum <= obs
+	case Upper:
+		return sum >= obs
+	}
+	if obs < 0 {
+		obs = -obs
+	}
+	return sum >= obs || -sum >= obs
+}
+
+// SignFlipTail is SignFlip with the alternative t: the one-sided p-values
+// are the share of sign assignments whose Σ is at most (Lower) or at least
+// (Upper) the observed Σd.
+func SignFlipTail(d []int64, t Tail) (p float64, exact bool) {
 	var abs []int64
 	var total, obs int64
 	for _, x := range d {
@@ -176,16 +208,12 @@ func SignFlip(d []int64) (p float64, exact bool) {
 	if len(abs) == 0 {
 		return 1, true
 	}
-	if obs < 0 {
-		obs = -obs
-	}
 	if total > SignFlipExactWork/int64(len(abs)) {
-		return signFlipMC(abs, obs), false
+		return signFlipMC(abs, obs, t), false
 	}
 	// count[s] = number of subsets of abs with sum s. Flipping subset S to
-	// negative gives the sum total − 2·sum(S), so |Σ| ≥ obs exactly when
-	// sum(S) ≤ (total−obs)/2 or sum(S) ≥ (total+obs)/2. Counts fit in a
-	// uint64 up to 63 non-zero differences; past that they are big.Ints.
+	// negative gives the sum total − 2·sum(S). Counts fit in a uint64 up to
+	// 63 non-zero differences; past that they are big.Ints.
 	var hits, all *big.Int
 	if len(abs) <= 63 {
 		count := make([]uint64, total+1)
@@ -199,7 +227,7 @@ func SignFlip(d []int64) (p float64, exact bool) {
 		}
 		var h uint64
 		for s, c := range count {
-			if sum := total - 2*int64(s); sum >= obs || -sum >= obs {
+			if t.hit(total-2*int64(s), obs) {
 				h += c
 			}
 		}
@@ -222,10 +250,7 @@ func SignFlip(d []int64) (p float64, exact bool) {
 		}
 		hits = new(big.Int)
 		for s, c := range count {
-			if c == nil {
-				continue
-			}
-			if sum := total - 2*int64(s); sum >= obs || -sum >= obs {
+			if c != nil && t.hit(total-2*int64(s), obs) {
 				hits.Add(hits, c)
 			}
 		}
@@ -241,13 +266,12 @@ func signFlipDraws(n int) int {
 	return max(signFlipMinDraws, min(SignFlipDraws, signFlipMCWork/max(n, 1)))
 }
 
-func signFlipMC(abs []int64, obs int64) float64 {
+func signFlipMC(abs []int64, obs int64, t Tail) float64 {
 	rng := rand.New(rand.NewPCG(signFlipSeed, uint64(len(abs))))
 	draws := signFlipDraws(len(abs))
 	hits := 0
 	for range draws {
-		s := randomSigns(rng, abs)
-		if s >= obs || -s >= obs {
+		if t.hit(randomSigns(rng, abs), obs) {
 			hits++
 		}
 	}
@@ -321,6 +345,11 @@ const SignFlipBigExactMax = 20
 // Monte Carlo on the fractions (exact false; its standard error is
 // MonteCarloSE(p, draws)). It never overflows.
 func SignFlipRates(ps []RatePair) (p float64, exact bool, draws int) {
+	return SignFlipRatesTail(ps, TwoSided)
+}
+
+// SignFlipRatesTail is SignFlipRates with the alternative t (SignFlipTail).
+func SignFlipRatesTail(ps []RatePair, t Tail) (p float64, exact bool, draws int) {
 	l, sum, fits := rateScale(ps)
 	var nz []*big.Int
 	for _, d := range bigDifferences(ps, l) {
@@ -330,28 +359,25 @@ func SignFlipRates(ps []RatePair) (p float64, exact bool, draws int) {
 	}
 	if fits && (len(nz) == 0 || sum.Int64() <= SignFlipExactWork/int64(len(nz)) || len(nz) > SignFlipBigExactMax) {
 		d, _ := RateDifferences(ps)
-		p, exact = SignFlip(d)
+		p, exact = SignFlipTail(d, t)
 		if !exact {
 			draws = signFlipDraws(len(nz))
 		}
 		return p, exact, draws
 	}
 	if len(nz) <= SignFlipBigExactMax {
-		return signFlipBigExact(nz), true, 0
+		return signFlipBigExact(nz, t), true, 0
 	}
 	// Monte Carlo on the fractions, in float64: relative rounding (~1e-16
 	// of the sum) is far below the Monte Carlo error it is reported with.
-	abs := make([]float64, len(nz))
-	var obs float64
+	vals := make([]float64, len(nz))
 	lf, _ := new(big.Float).SetInt(l).Float64()
 	for i, d := range nz {
 		f, _ := new(big.Float).SetInt(d).Float64()
-		f /= lf
-		obs += f
-		abs[i] = math.Abs(f)
+		vals[i] = f / lf
 	}
-	draws = signFlipDraws(len(abs))
-	return signFlipMCFloat(abs, math.Abs(obs), draws), false, draws
+	draws = signFlipDraws(len(vals))
+	return signFlipMCFloat(vals, t, draws), false, draws
 }
 
 // MonteCarloSE is the standard error of a Monte Carlo p-value from draws
@@ -374,9 +400,9 @@ func nonZero(d []int64) int {
 }
 
 // signFlipBigExact counts, over all 2^n sign assignments of the non-zero
-// big-integer differences d, those whose |Σ| reaches the observed |Σd|,
-// walking them in Gray-code order (one addition per assignment).
-func signFlipBigExact(d []*big.Int) float64 {
+// big-integer differences d, those whose Σ reaches the observed Σd in the
+// tail t, walking them in Gray-code order (one addition per assignment).
+func signFlipBigExact(d []*big.Int, t Tail) float64 {
 	if len(d) == 0 {
 		return 1
 	}
@@ -384,7 +410,7 @@ func signFlipBigExact(d []*big.Int) float64 {
 	for _, x := range d {
 		obs.Add(obs, x)
 	}
-	obs.Abs(obs)
+	absObs := new(big.Int).Abs(obs)
 	// Start with every sign positive on |d_i|.
 	abs := make([]*big.Int, len(d))
 	s := new(big.Int)
@@ -396,7 +422,16 @@ func signFlipBigExact(d []*big.Int) float64 {
 	var hits uint64
 	var a big.Int
 	count := func() {
-		if a.Abs(s).Cmp(obs) >= 0 {
+		var ok bool
+		switch t {
+		case Lower:
+			ok = s.Cmp(obs) <= 0
+		case Upper:
+			ok = s.Cmp(obs) >= 0
+		default:
+			ok = a.Abs(s).Cmp(absObs) >= 0
+		}
+		if ok {
 			hits++
 		}
 	}
@@ -427,17 +462,31 @@ func bits0(k uint64) int {
 	return n
 }
 
-func signFlipMCFloat(abs []float64, obs float64, draws int) float64 {
-	rng := rand.New(rand.NewPCG(signFlipSeed, uint64(len(abs))))
-	var total float64
-	for _, a := range abs {
-		total += a
+// signFlipMCFloat is the seeded Monte Carlo of the sign-flip test on
+// non-zero differences vals in float64, in the tail t.
+func signFlipMCFloat(vals []float64, t Tail, draws int) float64 {
+	rng := rand.New(rand.NewPCG(signFlipSeed, uint64(len(vals))))
+	abs := make([]float64, len(vals))
+	var total, obs float64
+	for i, v := range vals {
+		abs[i] = math.Abs(v)
+		total += abs[i]
+		obs += v
 	}
 	tol := 1e-12 * total // sums equal to the observed one count as reaching it
 	hits := 0
 	for range draws {
 		s := randomSigns(rng, abs)
-		if math.Abs(s) >= obs-tol {
+		var ok bool
+		switch t {
+		case Lower:
+			ok = s <= obs+tol
+		case Upper:
+			ok = s >= obs-tol
+		default:
+			ok = math.Abs(s) >= math.Abs(obs)-tol
+		}
+		if ok {
 			hits++
 		}
 	}
@@ -461,4 +510,54 @@ func randomSigns[T int64 | float64](rng *rand.Rand, abs []T) T {
 		bits >>= 1
 	}
 	return s
+}
+
+// Moments accumulates clusters (one per case) in constant memory, for
+// ClusterInterval over a stream: the sums that interval needs.
+type Moments struct {
+	n                        int
+	pass, total              float64
+	pass2, passTotal, total2 float64
+}
+
+// Add counts one case's cluster; clusters with N = 0 take no part.
+func (m *Moments) Add(c Cluster) {
+	if c.N == 0 {
+		return
+	}
+	p, n := float64(c.Pass), float64(c.N)
+	m.n++
+	m.pass += p
+	m.total += n
+	m.pass2 += p * p
+	m.passTotal += p * n
+	m.total2 += n * n
+}
+
+// Cases is how many clusters (cases) were added.
+func (m *Moments) Cases() int { return m.n }
+
+// Interval is ClusterInterval over the clusters added.
+func (m *Moments) Interval() (lo, hi float64) {
+	n := m.n
+	if n == 0 || m.total == 0 {
+		return 0, 1
+	}
+	p := m.pass / m.total
+	switch {
+	case n == 1:
+		return wilsonAt(p, m.total, z95)
+	case m.pass == 0 || m.pass == m.total:
+		return Wilson(int(m.pass/m.total)*n, n)
+	}
+	mean := m.total / float64(n)
+	// Σ(pass_i − p·N_i)², expanded.
+	v := m.pass2 - 2*p*m.passTotal + p*p*m.total2
+	v /= mean * mean * float64(n) * float64(n-1)
+	neff := m.total
+	if v > 0 {
+		neff = p * (1 - p) / v
+	}
+	neff = max(float64(n), min(m.total, neff))
+	return wilsonAt(p, neff, tQuantile975(n-1))
 }

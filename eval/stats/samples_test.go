@@ -113,12 +113,12 @@ func TestSignFlipMonteCarlo(t *testing.T) {
 		obs += x
 		abs[i] = max(x, -x)
 	}
-	mc := signFlipMC(abs, obs)
+	mc := signFlipMC(abs, obs, TwoSided)
 	se := math.Sqrt(exactP * (1 - exactP) / float64(signFlipDraws(len(abs))))
 	if math.Abs(mc-exactP) > 4*se {
 		t.Errorf("Monte Carlo p = %v, exact %v (4 SE = %v)", mc, exactP, 4*se)
 	}
-	if again := signFlipMC(abs, obs); again != mc {
+	if again := signFlipMC(abs, obs, TwoSided); again != mc {
 		t.Errorf("Monte Carlo not deterministic: %v then %v", mc, again)
 	}
 	// Past the limit SignFlip switches to Monte Carlo and says so.
@@ -252,5 +252,32 @@ func BenchmarkSignFlip10k(b *testing.B) {
 	d[0] = 5
 	for b.Loop() {
 		SignFlip(d)
+	}
+}
+
+// Moments gives ClusterInterval's interval from running sums.
+func TestMomentsMatchClusterInterval(t *testing.T) {
+	sets := [][]Cluster{
+		{{3, 5}},
+		{{5, 5}, {5, 5}, {5, 5}},
+		{{0, 5}, {0, 3}},
+		{{3, 5}, {4, 5}, {1, 5}, {5, 5}, {0, 5}, {2, 4}},
+		{{1, 1}, {0, 1}, {1, 1}, {1, 1}},
+		{{2, 3}, {0, 0}, {7, 10}, {1, 2}},
+	}
+	for _, cs := range sets {
+		var m Moments
+		var nonEmpty []Cluster
+		for _, c := range cs {
+			m.Add(c)
+			if c.N > 0 {
+				nonEmpty = append(nonEmpty, c)
+			}
+		}
+		lo, hi := m.Interval()
+		wlo, whi := ClusterInterval(nonEmpty)
+		if math.Abs(lo-wlo) > 1e-12 || math.Abs(hi-whi) > 1e-12 {
+			t.Errorf("%v: Moments [%v, %v], ClusterInterval [%v, %v]", cs, lo, hi, wlo, whi)
+		}
 	}
 }

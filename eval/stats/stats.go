@@ -138,3 +138,13 @@ func Round(x float64, places int) float64 {
 	}
 	return r
 }
+
+// WilsonMean is the Wilson score 95% interval for a mean p of n values in
+// [0, 1] (a share of cases, or a mean of per-case fractions, for which the
+// binomial variance it assumes is an upper bound, so it is conservative).
+func WilsonMean(p float64, n int) (lo, hi float64) {
+	if n <= 0 {
+		return 0, 1
+	}
+	return wilsonAt(p, float64(n), z95)
+}

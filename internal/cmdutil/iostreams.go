@@ -89,8 +89,7 @@ func (s *IOStreams) IsStderrTTY() bool { return s.stderrTTY }
 // SetTTY overrides terminal detection, for tests.
 func (s *IOStreams) SetTTY(stdout, stderr bool) { s.stdoutTTY, s.stderrTTY = stdout, stderr }
 
-// DefaultWidth is the width of the output in a pipe, and the most a
-// terminal's output assumes (--wide lifts it).
+// DefaultWidth is the width of the output in a pipe.
 const DefaultWidth = 100
 
 // MinWidth is the narrowest terminal the output fits itself to: below it
@@ -98,13 +97,13 @@ const DefaultWidth = 100
 const MinWidth = 40
 
 // Width is the width a command's output fits: -1 (no limit) with --wide,
-// a narrower terminal's own width (at least MinWidth), else DefaultWidth
-// — a pipe always gets DefaultWidth, so its output is deterministic.
+// the terminal's own width (at least MinWidth), else DefaultWidth — a pipe
+// always gets DefaultWidth, so its output is deterministic.
 func (s *IOStreams) Width(wide bool) int {
 	switch w := s.stdoutWidth; {
 	case wide:
 		return -1
-	case w > 0 && w < DefaultWidth:
+	case w > 0:
 		return max(w, MinWidth)
 	}
 	return DefaultWidth

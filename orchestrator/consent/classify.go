@@ -30,6 +30,7 @@ const (
 	RuleYesRemark        = "yes.remark"
 	RuleYesScoped        = "yes.scoped"
 	RuleSearchScoped     = "search.scoped"
+	RuleSearchDetail     = "search.detail"
 	RuleNoDecline        = "no.decline"
 	RuleNoWord           = "no.word"
 	RuleNoNegatedYes     = "no.negated-yes"
@@ -49,7 +50,7 @@ const (
 // this up and confirm with sources? (y/n)". The second result is the id of
 // the rule that decided (see the table in doc.go).
 func Classify(reply string) (Intent, string) {
-	v := classify(reply)
+	v := classifyAfter(reply, "")
 	return v.intent, v.rule
 }
 
@@ -60,12 +61,22 @@ type verdict struct {
 	rule   string
 	query  string
 	scope  string
+	// scopeAt is the byte offset of the scope in the reply (-1: none):
+	// a negation inside a scope limits the search, it does not decline it.
+	scopeAt int
+	// votes are the decisive entries read, in reply order.
+	votes []vote
+	// deferred says why the rules leave the reply to the model ("": they
+	// decide it); reading is then what they would have said.
+	deferred string
+	reading  Intent
 }
 
 // segment is a run of clause words that is one lexicon entry.
 type segment struct {
 	class    class
 	from, to int // word indexes in the clause, to exclusive
+	pos      int // byte offset of its first word in the reply
 }
 
 // vote is one decisive entry, after negation.
@@ -73,11 +84,19 @@ type vote struct {
 	no      bool
 	search  bool // a search_now entry (positive votes only)
 	negated bool // a negator turned a positive entry into this NO
+	pos     int  // byte offset of the entry in the reply
 }
 
 func classify(reply string) verdict {
 	v, _ := classifyCounting(reply)
 	return v
+}
+
+// classifyAfter is classify with the precision rules of issue 37 applied
+// (precision.go): previous is the query the consent question is about.
+func classifyAfter(reply, previous string) verdict {
+	m := &matcher{lx: lex(), previous: previous}
+	return m.precise(reply, m.classify(reply))
 }
 
 // matcher looks clause words up in the lexicon and counts the lookups, so
@@ -94,6 +113,11 @@ type matcher struct {
 	// words is the number of words in the reply: a generated word that is
 	// an English word too counts only when it is the only one.
 	words int
+	// previous is the query the consent question is about ("" unknown).
+	previous string
+	// negatedUnknown is set when a negator stood before words no entry
+	// covers ("not a bad idea"): what it negates is not known.
+	negatedUnknown bool
 }
 
 // classifyCounting is classify that also reports how many lexicon lookups
@@ -156,6 +180,9 @@ func (m *matcher) classify(reply string) verdict {
 		if v, ok := m.scoped(reply, toks, c, strip, st); ok {
 			return v
 		}
+		if v, ok := m.detail(reply, toks, c, ci == len(clauses)-1, st); ok {
+			return v
+		}
 		if strip > 0 && m.lx.remarkJoiners[c[strip-1].key] {
 			// "look it up so I can quote it": what follows "so" or
 			// "because" is a reason, read as a remark beside the consent.
@@ -180,7 +207,7 @@ func (m *matcher) classify(reply string) verdict {
 		if ci == 0 && strip == 0 {
 			start = 0 // keep a leading override '?'
 		}
-		v := verdict{intent: NewQuery, rule: RuleNewContent, query: strings.TrimSpace(reply[start:])}
+		v := verdict{intent: NewQuery, rule: RuleNewContent, query: strings.TrimSpace(reply[start:]), votes: st.votes}
 		if len(st.votes) > 0 {
 			if st.votes[len(st.votes)-1].no {
 				v.rule = RuleNewAfterNo
@@ -200,8 +227,15 @@ type state struct {
 	requested bool // a request entry framed a search_now entry ("got a source?")
 }
 
-// decide turns the votes into a verdict by the rules of doc.go.
+// decide turns the votes into a verdict by the rules of doc.go, and keeps
+// them on it.
 func (st *state) decide() verdict {
+	v := st.decideVotes()
+	v.votes = st.votes
+	return v
+}
+
+func (st *state) decideVotes() verdict {
 	votes := st.votes
 	if len(votes) == 0 {
 		if st.polite {
@@ -286,26 +320,30 @@ func (m *matcher) loose(toks []token, rest [][]token, st state) (verdict, bool) 
 		searched := false
 		m.strict = true
 		known := make([]bool, len(c)) // covered by an entry
+		negating := false             // a negator before this word, past filler only
 		for i := 0; i < len(c); {
 			w := c[i]
 			if m.lx.cues[w.key] || strings.ContainsFunc(w.text, unicode.IsDigit) {
 				return verdict{}, false
 			}
-			length, k := 0, class(0)
-			m.eachEntry(c, i, func(l int, kk class) { length, k = l, kk })
+			length, k := m.looseEntry(c, i)
 			if length == 0 {
 				if searched {
 					return verdict{}, false // the check has an object of its own: "sources on the Battle of Hastings"
+				}
+				if negating {
+					m.negatedUnknown = true // "not a bad idea": what is negated is unknown
 				}
 				uncovered++
 				i++
 				continue
 			}
+			negating = (k == clNegator && !m.lx.stopNegator(c[i:i+length])) || (negating && k == clFiller)
 			// A connective ends the check's object: "look it up so I can
 			// quote it" names no object of its own.
 			searched = (searched || k == clSearch) && k != clConnective
 			if k != clRequest { // a request frames only a covered search_now entry
-				segs = append(segs, segment{class: k, from: i, to: i + length})
+				segs = append(segs, segment{class: k, from: i, to: i + length, pos: c[i].start})
 			}
 			for j := i; j < i+length; j++ {
 				known[j] = true
@@ -338,6 +376,100 @@ func (m *matcher) loose(toks []token, rest [][]token, st state) (verdict, bool) 
 		v.rule = RuleSearchRemark
 	}
 	return v, true
+}
+
+// determiners point back at the answer: "check the date", "that figure".
+var determiners = map[string]bool{"the": true, "that": true, "this": true, "those": true, "these": true,
+	"your": true, "its": true, "his": true, "her": true, "their": true}
+
+// detail reads a clause that asks to check one detail of the answer as
+// SEARCH_NOW (rule search.detail): a check word ("check", "verify",
+// "double-check"…) after nothing but filler, polite and request words,
+// then an object that points back at the answer — a determiner, at most
+// eight words, and a detail noun ("the date", "that figure", "your second
+// point"; detail_nouns) or a word of the previous query longer than three
+// letters ("check the CEO part"). The clause must end the reply and ask
+// nothing new. The object is kept as the scope, so Phase 2 knows what to
+// check. "search for the EU AI Act timeline" names no detail: a new query.
+func (m *matcher) detail(reply string, toks, c []token, lastClause bool, st state) (verdict, bool) {
+	if !lastClause {
+		return verdict{}, false
+	}
+	i, search := 0, -1
+	for i < len(c) && search < 0 {
+		length, k := m.looseEntry(c, i)
+		switch k {
+		case clSearch:
+			search = i + length
+		case clFiller, clPolite, clRequest, clYes:
+		default:
+			return verdict{}, false
+		}
+		if length == 0 {
+			return verdict{}, false
+		}
+		i += length
+	}
+	for search >= 0 && search < len(c) && (m.lx.entries[c[search].key] == clRequest || m.lx.entries[c[search].key] == clFiller) && !determiners[c[search].key] {
+		search++ // "check on the date", "verify for me that figure"
+	}
+	obj := c[max(search, 0):]
+	if search < 0 || len(obj) == 0 || len(obj) > 8 || !determiners[obj[0].key] {
+		return verdict{}, false
+	}
+	prev := map[string]bool{}
+	for _, t := range tokenize(m.previous, m.lx) {
+		if t.kind == tokWord && len(t.key) > 3 {
+			prev[t.key] = true
+		}
+	}
+	refers := false
+	for _, t := range obj {
+		if m.lx.openers[t.key] && t.key != "that" || m.lx.cues[t.key] {
+			return verdict{}, false
+		}
+		refers = refers || m.lx.detailNouns[t.key] || prev[t.key]
+	}
+	if !refers {
+		return verdict{}, false
+	}
+	pre, _ := m.segment(c[:search])
+	st.votes = append([]vote(nil), st.votes...)
+	st.tally(pre)
+	if len(st.votes) > 0 && st.votes[len(st.votes)-1].no {
+		return verdict{}, false
+	}
+	v := st.decide()
+	v.intent, v.rule = SearchNow, RuleSearchDetail
+	v.scope, v.scopeAt = strings.TrimSpace(reply[obj[0].start:]), obj[0].start
+	v.scope = strings.TrimRight(v.scope, "?.! ")
+	return v, true
+}
+
+// looseEntry returns the entry loose reads at word i of c: the longest one,
+// unless a shorter one lets the next entry reach further ("is | not
+// necessary" rather than "is not | necessary"). length 0: none.
+func (m *matcher) looseEntry(c []token, i int) (int, class) {
+	type cand struct {
+		length int
+		k      class
+	}
+	var cands []cand
+	m.eachEntry(c, i, func(l int, k class) { cands = append(cands, cand{l, k}) })
+	if len(cands) == 0 {
+		return 0, 0
+	}
+	best, reach := cands[len(cands)-1], -1
+	for _, cd := range cands {
+		next := 0
+		if i+cd.length < len(c) {
+			m.eachEntry(c, i+cd.length, func(l int, _ class) { next = l })
+		}
+		if r := cd.length + next; r > reach || (r == reach && cd.length > best.length) {
+			best, reach = cd, r
+		}
+	}
+	return best.length, best.k
 }
 
 // spanishQuestion reports whether clause c follows an inverted question
@@ -382,7 +514,7 @@ func (m *matcher) scoped(reply string, toks []token, c []token, strip int, st st
 	if v.intent == SearchNow {
 		v.rule = RuleSearchScoped
 	}
-	v.scope = strings.TrimSpace(reply[from:])
+	v.scope, v.scopeAt = strings.TrimSpace(reply[from:]), from
 	return v, true
 }
 
@@ -399,32 +531,32 @@ func hasVote(votes []vote, no bool) bool {
 // positive entry of its clause, skipping filler; a negator with nothing to
 // negate is a NO of its own ("don't").
 func (st *state) tally(segs []segment) {
-	pending := false
+	pending, at := false, 0 // a negator waiting for its entry, and where it stands
 	for _, s := range segs {
 		switch s.class {
 		case clNegator:
 			if pending {
-				st.votes = append(st.votes, vote{no: true})
+				st.votes = append(st.votes, vote{no: true, pos: at})
 			}
-			pending = true
+			pending, at = true, s.pos
 		case clYes, clSearch, clPolite:
 			if pending {
-				st.votes = append(st.votes, vote{no: true, negated: true})
+				st.votes = append(st.votes, vote{no: true, negated: true, pos: at})
 				pending = false
 			} else if s.class == clPolite {
 				st.polite = true
 			} else {
-				st.votes = append(st.votes, vote{search: s.class == clSearch})
+				st.votes = append(st.votes, vote{search: s.class == clSearch, pos: s.pos})
 			}
 		case clNo:
 			if pending {
-				st.votes = append(st.votes, vote{no: true})
+				st.votes = append(st.votes, vote{no: true, pos: at})
 				pending = false
 			}
-			st.votes = append(st.votes, vote{no: true})
+			st.votes = append(st.votes, vote{no: true, pos: s.pos})
 		case clConnective, clNewQuestion:
 			if pending {
-				st.votes = append(st.votes, vote{no: true})
+				st.votes = append(st.votes, vote{no: true, pos: at})
 				pending = false
 			}
 		case clRequest:
@@ -432,7 +564,7 @@ func (st *state) tally(segs []segment) {
 		}
 	}
 	if pending {
-		st.votes = append(st.votes, vote{no: true})
+		st.votes = append(st.votes, vote{no: true, pos: at})
 	}
 }
 
@@ -460,7 +592,7 @@ func (m *matcher) segment(c []token) ([]segment, bool) {
 	segs := make([]segment, 0, cost[0])
 	request, search := false, false
 	for i := 0; i < n; i += step[i] {
-		segs = append(segs, segment{class: cls[i], from: i, to: i + step[i]})
+		segs = append(segs, segment{class: cls[i], from: i, to: i + step[i], pos: c[i].start})
 		request = request || cls[i] == clRequest
 		search = search || cls[i] == clSearch
 	}
@@ -596,9 +728,11 @@ type Rule struct {
 func AllRules() []Rule {
 	return []Rule{
 		{RuleYesWord, Yes}, {RuleYesPlease, Yes}, {RuleYesAfterNo, Yes}, {RuleYesRemark, Yes}, {RuleYesScoped, Yes},
-		{RuleSearchPhrase, SearchNow}, {RuleSearchRequest, SearchNow}, {RuleSearchAfterNo, SearchNow}, {RuleSearchRemark, SearchNow}, {RuleSearchScoped, SearchNow},
+		{RuleSearchPhrase, SearchNow}, {RuleSearchRequest, SearchNow}, {RuleSearchAfterNo, SearchNow}, {RuleSearchRemark, SearchNow}, {RuleSearchScoped, SearchNow}, {RuleSearchDetail, SearchNow},
 		{RuleNoWord, No}, {RuleNoNegatedYes, No}, {RuleNoAfterYes, No}, {RuleNoDecline, No}, {RuleNoFillerOnly, No}, {RuleNoEmpty, No},
-		{RuleNewContent, NewQuery}, {RuleNewAfterNo, NewQuery}, {RuleNewAfterYes, NewQuery},
+		{RuleNewContent, NewQuery}, {RuleNewAfterNo, NewQuery}, {RuleNewAfterYes, NewQuery}, {RuleNewAboutWord, NewQuery},
+		{RuleDeferLanguage, NewQuery}, {RuleDeferNegation, NewQuery}, {RuleDeferCorrection, NewQuery}, {RuleDeferNegatedUnknown, NewQuery},
+		{RuleDeferAcknowledgement, NewQuery}, {RuleDeferRemark, NewQuery},
 		{RuleOverrideLeading, ""}, {RuleOverrideTrailing, ""}, {RuleNewQuery, ""}, {RuleNewEmpty, ""},
 	}
 }

@@ -21,7 +21,9 @@ import (
 const (
 	datasetFile  = "../../datasets/consent.yaml"
 	heldoutFile  = "../../datasets/consent-heldout.yaml"
-	heldoutFloor = 0.97
+	heldoutFloor = 0.95
+	// wrongCeiling is issue 37's bound on replies read confidently wrong.
+	wrongCeiling = 0.02
 )
 
 type datasetCase struct {
@@ -85,36 +87,44 @@ func loadCasesLabels(t *testing.T, path string, minCases int, need []Intent) []d
 	return ds.Cases
 }
 
-// TestDataset: every case of the tuning set classifies as labelled.
+// TestDataset: every case of the tuning set classifies as labelled, by a
+// rule; a case tagged "deferred" is one the rules must leave to the model
+// (precision.go), whatever its label says it means.
 func TestDataset(t *testing.T) {
 	for _, c := range loadCases(t, datasetFile, 80) {
 		t.Run(c.ID, func(t *testing.T) {
-			got, rule := Classify(c.Reply)
-			if got != c.Label {
-				t.Errorf("Classify(%q) = %s by rule %s (normalized %q), want %s", c.Reply, got, rule, Normalize(c.Reply), c.Label)
+			d := Decide(c.Reply, true)
+			switch {
+			case slices.Contains(c.Tags, "deferred"):
+				if !d.Unplaced {
+					t.Errorf("Decide(%q) = %s by rule %s; want it deferred to the model (it means %s)", c.Reply, d.Intent, d.Rule, c.Label)
+				}
+			case d.Unplaced:
+				t.Errorf("Decide(%q) deferred to the model by %s (%s); want %s by a rule", c.Reply, d.Rule, d.Deferred, c.Label)
+			case d.Intent != c.Label:
+				t.Errorf("Decide(%q) = %s by rule %s (normalized %q), want %s", c.Reply, d.Intent, d.Rule, Normalize(c.Reply), c.Label)
 			}
 		})
 	}
 }
 
-// TestHeldout: the held-out set stays at or above the floor. Its misses are
-// logged so a reader sees which kinds of reply still fail; they are not a
-// to-do list for the lexicon (see the file's header).
+// TestHeldout: the held-out set stays at or above the floor of replies the
+// rules read right, and none is read confidently wrong beyond the ceiling.
+// Its misses and deferrals are logged so a reader sees which kinds of reply
+// still fail; they are not a to-do list for the lexicon (see the file's
+// header).
 func TestHeldout(t *testing.T) {
 	cases := loadCases(t, heldoutFile, 100)
-	right := 0
+	var f figures
 	for _, c := range cases {
-		got, rule := Classify(c.Reply)
-		if got == c.Label {
-			right++
-			continue
+		d := f.add(c)
+		if d.Unplaced || d.Intent != c.Label {
+			t.Logf("%s: Decide(%q) = %s by rule %s %s, labelled %s", c.ID, c.Reply, d.Intent, d.Rule, d.Deferred, c.Label)
 		}
-		t.Logf("miss %s: Classify(%q) = %s by rule %s (normalized %q), labelled %s", c.ID, c.Reply, got, rule, Normalize(c.Reply), c.Label)
 	}
-	acc := float64(right) / float64(len(cases))
-	t.Logf("%s: %d/%d = %.1f%%", heldoutFile, right, len(cases), 100*acc)
-	if acc < heldoutFloor {
-		t.Errorf("held-out accuracy %d/%d = %.1f%%, below the %.0f%% floor", right, len(cases), 100*acc, 100*heldoutFloor)
+	t.Logf("%s: %s", heldoutFile, f)
+	if float64(f.right) < heldoutFloor*float64(f.n) || float64(f.wrong) > wrongCeiling*float64(f.n) || f.declinesAsSearch > 0 {
+		t.Errorf("held-out figures %s; want right ≥ %.0f%%, wrong ≤ %.0f%%, no decline read as search", f, 100*heldoutFloor, 100*wrongCeiling)
 	}
 }
 

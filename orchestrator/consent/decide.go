@@ -24,12 +24,23 @@ type Decision struct {
 	// Scope is the limit a scoped assent put on the search ("only official
 	// sources"), as typed; "" otherwise. Phase 2 may use it.
 	Scope string
-	// Unplaced is set on a consent reply the rules cannot place: no clause
-	// of it decides (no yes, no or search word), and nothing marks it as a
-	// question either (no '?', question word or content cue) — "Maleey",
-	// "the 2019 one". The rules read it as a new query, as seed 000 says
-	// of "something else"; in live use the session asks the chat model.
+	// Unplaced is set on a consent reply the rules leave to the model:
+	// no clause of it decides and nothing marks it as a question ("Maleey",
+	// "the 2019 one"; rule new.content), or a precision rule deferred it
+	// (defer.*: its language is not settled, a negation stands beside a
+	// yes, a no follows a yes uncorrected…). The rules read it as a new
+	// query, as seed 000 says of "something else"; in live use the session
+	// asks the chat model.
 	Unplaced bool
+	// Deferred says why the rules left the reply to the model; "" when
+	// they decided it.
+	Deferred string
+	// Reading is what the clause rules read before a precision rule
+	// deferred the reply ("" when none did): classify shows it.
+	Reading Intent
+	// Previous is the query the consent question was about, as the
+	// classifier received it ("" unknown).
+	Previous string
 }
 
 // Decide routes one turn. Not awaiting consent: an override goes to Phase 2,
@@ -39,17 +50,36 @@ type Decision struct {
 // NEW_QUERY's carried question goes to Phase 2 if it is an override and to
 // Phase 1 otherwise.
 func Decide(text string, awaitingConsent bool) Decision {
-	d := Decision{Input: text, AwaitingConsent: awaitingConsent}
 	if !awaitingConsent {
-		return routeNew(d, text, "")
+		return routeNew(Decision{Input: text}, text, "")
 	}
-	v := classify(text)
+	return DecideAfter(text, "")
+}
+
+// unplacedReason is Decision.Deferred for a reply no clause decides.
+const unplacedReason = "no clause decides it, and nothing marks it as a question"
+
+// DecideAfter routes a reply to the consent question about previous (the
+// query Phase 1 answered; "" when unknown): Decide for a turn that awaits
+// consent, with the previous query to settle the reply's language.
+func DecideAfter(text, previous string) Decision {
+	d := Decision{Input: text, AwaitingConsent: true, Previous: previous}
+	v := classifyAfter(text, previous)
 	d.Intent, d.Rule, d.Scope = v.intent, v.rule, v.scope
-	d.Unplaced = v.rule == RuleNewContent && !lex().questionShaped(text)
-	switch v.intent {
-	case Yes, SearchNow:
+	d.Deferred, d.Reading = v.deferred, v.reading
+	if v.rule == RuleNewContent && !lex().asks(text) {
+		d.Deferred = unplacedReason
+	}
+	d.Unplaced = d.Deferred != ""
+	switch {
+	case d.Unplaced:
+		// The model decides; until it has, nothing is searched on a
+		// guess: a trailing '?' of a reply the rules could not read is no
+		// override ("Achas?" declines in Portuguese).
+		d.Phase, d.Query = trace.Phase1, strings.TrimSpace(v.query)
+	case v.intent == Yes || v.intent == SearchNow:
 		d.Phase = trace.Phase2
-	case No:
+	case v.intent == No:
 		d.Phase = trace.Decline
 	default:
 		d = routeNew(d, v.query, v.rule)

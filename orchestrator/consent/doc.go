@@ -27,6 +27,7 @@
 //     as that letter (lookalike_table.go, generated). Each Han character is
 //     a word of its own ("是的" = "是 的"). The text as typed is kept: a
 //     carried question is cut from it, and Decision.Input holds it.
+//
 //  1. Normalize: fold letter case; straighten curly apostrophes (U+2019
 //     "don’t" = "don't" = "dont"); drop quotes, brackets, unknown symbols,
 //     emoji modifiers (skin tones, variation selectors, ZWJ); treat , ; : . ! ?
@@ -39,6 +40,7 @@
 //     "definitely"; typo.go says what a slip is, and "yet" is none for
 //     "yes"); one slip from a word of a phrase, it is read so only where the
 //     phrase then matches ("sounds goof").
+//
 //  2. Cover each clause with entries of lexicon.yaml (the only hand-kept
 //     place words live) and of two generated files (gen): lexicon_cldr.yaml,
 //     the yes and no words of every CLDR language, and lexicon_gettext.yaml,
@@ -61,6 +63,7 @@
 //     that actually true?"). Request words ("got", "any", "show me") cover
 //     a clause only beside a search_now entry: "got a source?", "any
 //     references?" are requests for evidence (rule search.request).
+//
 //  3. A clause with a word no entry covers is new content: the reply is a
 //     NEW_QUERY carrying the reply from that clause on, minus the consent
 //     and joiners ("but", "also", "new question:") that introduce it. If it
@@ -84,20 +87,40 @@
 //     After an assent, an uncovered clause opening with a scope word
 //     ("only", "just"; scope_openers) limits the search: the assent decides
 //     (yes.scoped, search.scoped) and the clause is kept as Decision.Scope.
+//
 //  4. Otherwise each yes, search_now or no entry is a vote; a negator
 //     before the next yes, search_now or polite entry of its clause turns it
 //     into a NO vote, and a negator with nothing to negate is a NO vote. The
 //     last vote wins: people correct themselves forwards ("no, go ahead") and
 //     put the operative part after "but" ("yes but no sources").
 //
+//  5. Precision first (issue 37, precision.go, language.go): a rule decides
+//     only what it is sure of. The reply's language is settled from its
+//     words (each belongs to the languages of the entries it is a word of,
+//     lexicon.yaml's " @" codes, and to English when Debian's English word
+//     list has it), its script and the previous query; a word counts only
+//     in that language. The rules' reading is then sent to the model
+//     instead (a defer.* rule) when the language is not settled, when a
+//     negation stands anywhere beside a consent (a decline is never read
+//     as consent), when a no follows a yes with no correction marker
+//     between, when a negator stands before words no entry covers, when
+//     the reply only acknowledges, or when new content beside a yes or no
+//     asks nothing. A check of one detail of the answer is SEARCH_NOW
+//     (search.detail) and a consent word named rather than used is a new
+//     query (new.about-word).
+//
 // # When the rules cannot place a reply
 //
-// A reply whose rule is new.content and that nothing marks as a question
-// (no '?', question opener or content cue) is [Decision.Unplaced]: "Maleey",
-// "the 2019 one". The rules' reading stays a new query, as seed 000 says of
-// "something else"; a live session (orchestrator) asks the chat model with
-// [ModelPrompt] and the strict schema [ModelSchema] and routes by its
-// verdict, and the trace says which path decided.
+// A reply whose rule is new.content and that asks nothing (no '?', no
+// question opener first, no content cue other than a wh-word, no number)
+// is [Decision.Unplaced], and so is every reply a defer.* rule sends on:
+// "Maleey", "the 2019 one", "Yes. I said no". [Decision.Deferred] says
+// why. The rules' reading stays a new query, as seed 000 says of
+// "something else", routed to Phase 1 and never as an override; a live
+// session (orchestrator) asks the chat model with the variant's consent
+// prompt (prompts/<variant>/consent.md) and the strict schema
+// [ModelSchema], and routes by its verdict, and the trace says which path
+// decided.
 //
 // # Rules
 //
@@ -114,6 +137,7 @@
 //	search.after-no         as search.phrase, after an earlier no             SEARCH_NOW  "no, check it"
 //	search.remark           a check named beside a remark                     SEARCH_NOW  "ok, you can look it up"
 //	search.scoped           a check named, then a limit on it                 SEARCH_NOW  "check it, only peer-reviewed work"
+//	search.detail           a check of one detail of the answer               SEARCH_NOW  "can you check the date?"
 //	no.word                 no entries, or a negator alone                    NO          "nope", "I’m good", "don’t", "not now"
 //	no.negated-yes          last vote is a negated yes/search/polite entry    NO          "don't check", "not ok", "no need to search"
 //	no.after-yes            last vote no, an earlier vote yes                 NO          "yes but no sources", "ok... actually no"
@@ -123,6 +147,14 @@
 //	new.content             new content with no consent before it            NEW_QUERY   "What are current EU AI regulations?"
 //	new.question-after-no   new content after a no                            NEW_QUERY   "nope, new question: what is X" → "what is X"
 //	new.question-after-yes  new content after a yes or search_now             NEW_QUERY   "yes — and also what is Z?" → "what is Z?"
+//	new.about-word          a consent word named, not used                    NEW_QUERY   "what does 'sí' mean?"
+//	defer.language          its language is not settled, or a word means      (model)     "tak", "ce n'est pas ok"
+//	                        different things in the languages it may be in
+//	defer.negation          consent read, but a negation stands beside it     (model)     "no, go ahead", "why not"
+//	defer.correction        a yes, then a no with no correction marker        (model)     "Yes. I said no"
+//	defer.negated-unknown   a negator before words no entry covers            (model)     "not a bad idea"
+//	defer.acknowledgement   only acknowledgements                             (model)     "thanks", "cool"
+//	defer.remark            new content beside a yes or no that asks nothing  (model)     "sure, I'm curious what you find"
 //	override.leading        not awaiting consent; text starts with '?'        (phase2)    "? what are current EU AI regulations"
 //	override.trailing       not awaiting consent; text ends with '?'          (phase2)    "What are current EU AI regulations?"
 //	new.query               not awaiting consent; no override                 (phase1)    "what is the capital of France"

@@ -35,7 +35,8 @@ func FuzzClassify(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, reply string) {
-		v, lookups := classifyCounting(reply)
+		_, lookups := classifyCounting(reply)
+		v := classifyAfter(reply, "")
 		if !ruleIDs[v.rule] {
 			t.Fatalf("classify(%q): undocumented rule %q", reply, v.rule)
 		}

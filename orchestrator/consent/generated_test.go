@@ -16,7 +16,7 @@ func TestGeneratedWords(t *testing.T) {
 	if len(lx.sources) != 2 || !strings.HasPrefix(lx.sources[0], "npm cldr-misc-full ") || !strings.HasPrefix(lx.sources[1], "Debian ") {
 		t.Errorf("sources = %q, want the npm package and the Debian packages with their versions", lx.sources)
 	}
-	n, skipped := 0, 0
+	n, skipped, deferred := 0, 0, 0
 	for _, g := range generatedFiles {
 		var f generatedFile
 		if err := yaml.Unmarshal(g.data, &f); err != nil {
@@ -37,7 +37,15 @@ func TestGeneratedWords(t *testing.T) {
 					continue
 				}
 				n++
-				if got, rule := Classify(w.Word); got != li.want {
+				got, rule := Classify(w.Word)
+				if rule == RuleDeferLanguage {
+					// Too short to tell its language, or a word of
+					// another class in another language: the model
+					// decides (language.go). Never the other class.
+					deferred++
+					continue
+				}
+				if got != li.want {
 					t.Errorf("%s: Classify(%q) (%v) = %s by %s, want %s", g.name, w.Word, w.Langs, got, rule, li.want)
 				}
 			}
@@ -46,7 +54,10 @@ func TestGeneratedWords(t *testing.T) {
 	if n < 400 {
 		t.Errorf("only %d generated words checked; want both files", n)
 	}
-	t.Logf("%d generated words read as written, %d skipped (shadowed, ambiguous, decided by speakers, or English words one source gives)", n, skipped)
+	if 4*deferred > n {
+		t.Errorf("%d of %d generated words deferred to the model; want at most a quarter", deferred, n)
+	}
+	t.Logf("%d generated words read as written (%d of them deferred to the model), %d skipped (shadowed, ambiguous, decided by speakers, or English words one source gives)", n, deferred, skipped)
 }
 
 // keyOf is the lexicon key of a phrase.

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"os"
 	"path/filepath"
-	"slices"
 	"strings"
 	"testing"
 
@@ -35,22 +34,26 @@ func TestIssue26Kinds(t *testing.T) {
 		// Wrong direction.
 		{reply: "skip the search", intent: No, rule: RuleNoNegatedYes},
 		{reply: "stop searching", intent: No},
-		{reply: "Y qué pasa con el precio?", intent: NewQuery, rule: RuleNewContent, query: "Y qué pasa con el precio?"},
-		{reply: "¿Y tú?", intent: NewQuery, rule: RuleNewContent, query: "¿Y tú?"},
-		{reply: "nein danke, aber was ist mit Berlin?", intent: NewQuery, rule: RuleNewAfterNo, query: "was ist mit Berlin?"},
+		// Issue 37: a reply whose words the lexicon cannot all place in one
+		// language goes to the model, never read by its known words alone.
+		{reply: "Y qué pasa con el precio?", intent: NewQuery, rule: RuleDeferLanguage, query: "Y qué pasa con el precio?"},
+		{reply: "¿Y tú?", intent: NewQuery, rule: RuleDeferLanguage, query: "¿Y tú?"},
+		{reply: "nein danke, aber was ist mit Berlin?", intent: NewQuery, rule: RuleDeferLanguage, query: "nein danke, aber was ist mit Berlin?"},
 		// A yes, then a new question: seed 000's rule (a new query), named.
 		{reply: "yes, and what is the capital of France?", intent: NewQuery, rule: RuleNewAfterYes, query: "what is the capital of France?"},
 		// An assent inside a phrase the lexicon cannot read consents to
 		// nothing; a negator there still declines.
-		{reply: "lorem ya ipsum", intent: NewQuery, rule: RuleNewContent, query: "lorem ya ipsum"},
-		{reply: "I didn't ask for sources", intent: No},
+		{reply: "lorem ya ipsum", intent: NewQuery, rule: RuleDeferLanguage, query: "lorem ya ipsum"},
+		{reply: "I didn't ask for sources", intent: NewQuery, rule: RuleDeferNegatedUnknown, query: "I didn't ask for sources"},
 		// Idioms.
 		{reply: "that's plenty, thanks", intent: No},
 		{reply: "copy that, search away", intent: SearchNow},
 		{reply: "negative", intent: No},
-		{reply: "I wouldn't say no", intent: Yes},
-		// Languages: CLDR words and curated polite forms.
-		{reply: "tak, poproszę", intent: Yes},
+		// Issue 37: an idiom that carries a negation is the model's.
+		{reply: "I wouldn't say no", intent: NewQuery, rule: RuleDeferNegation, query: "I wouldn't say no"},
+		// Languages: CLDR words and curated polite forms. "tak" is thanks
+		// in Danish too: the model decides (issue 37).
+		{reply: "tak, poproszę", intent: NewQuery, rule: RuleDeferLanguage, query: "tak, poproszę"},
 		{reply: "nie, dziękuję", intent: No},
 		{reply: "да, пожалуйста", intent: Yes},
 		{reply: "нет, спасибо", intent: No},
@@ -62,7 +65,7 @@ func TestIssue26Kinds(t *testing.T) {
 		{reply: "hapana asante", intent: No},
 		{reply: "はい、お願いします", intent: Yes},
 		{reply: "いいえ、結構です", intent: No},
-		{reply: "hai", intent: Yes},
+		{reply: "hai", intent: NewQuery, rule: RuleDeferLanguage, query: "hai"}, // Japanese yes, Asu no (CLDR)
 		{reply: "iie", intent: No},
 		{reply: "是的", intent: Yes},
 		{reply: "不用了", intent: No},
@@ -84,48 +87,14 @@ func TestIssue26Kinds(t *testing.T) {
 }
 
 // TestDeclinesNeverSearch: no reply labelled NO in any dataset under
-// datasets/ — the consent sets, the multilingual held-out set, and the
+// datasets/ — the consent sets (the tuning set, the held-out sets, the
+// multilingual set, the framework and intent sets of issue 37) and the
 // consent turns of the flows — is read as YES or SEARCH_NOW, or sent to
-// Phase 2. A decline read as a new query is a miss the other tests count;
-// read as consent, it runs a search the user refused.
-//
-// A word that is yes in one language the lexicon covers and no in another
-// ("jo": Albanian no, Luxembourgish yes) is ambiguous: the rules place it
-// nowhere and the model decides, so it is never read as YES here. One kind
-// is exempt and listed: a decline in a language the lexicon does not cover
-// at all, whose words are all yes words of other languages by the
-// lexicon's sources (Tsonga "Ee" is no by glibc and yes in Bemba, Duala and
-// Luo by CLDR; Hokkien "M̄-Sī" is "m", filler, and "si", Spanish yes). With
-// no word of that language known, nothing tells such a reply from a yes.
+// Phase 2, by the rules. A decline deferred to the model, or read as a new
+// query, is a miss the other tests count; read as consent, it runs a search
+// the user refused. There is no exemption: a word that is a yes only in
+// languages the reply may not be written in decides nothing (language.go).
 func TestDeclinesNeverSearch(t *testing.T) {
-	lx := lex()
-	covered := lx.covered()
-	otherYes := func(reply, lang string) bool {
-		if lang == "" || covered[lang] {
-			return false
-		}
-		for _, tok := range tokenize(reply, lx) {
-			k, ok := lx.exact[tok.exact]
-			if !ok {
-				k = lx.entries[tok.key]
-			}
-			if tok.kind != tokWord || k == clFiller {
-				continue
-			}
-			if k != clYes {
-				return false
-			}
-			if ls := lx.langs[tok.key]; len(ls) > 0 && !slices.Contains(ls, lang) {
-				continue
-			}
-			if len(lx.langs[tok.key]) == 0 && lang != "en" {
-				continue // a hand-kept yes of English or a Romance language
-			}
-			return false
-		}
-		return true
-	}
-	exempt := 0
 	paths, err := filepath.Glob("../../datasets/*.yaml")
 	if err != nil {
 		t.Fatal(err)
@@ -155,14 +124,9 @@ func TestDeclinesNeverSearch(t *testing.T) {
 		if err := yaml.NewDecoder(bytes.NewReader(data)).Decode(&ds); err != nil {
 			t.Fatalf("%s: %v", path, err)
 		}
-		check := func(id, reply, lang string) {
+		check := func(id, reply string) {
 			declines++
 			d := Decide(reply, true)
-			if (d.Intent == Yes || d.Intent == SearchNow) && otherYes(reply, lang) {
-				exempt++
-				t.Logf("%s: case %s: %q (%s) is a yes in another language: read as %s", filepath.Base(path), id, reply, lang, d.Intent)
-				return
-			}
 			if d.Intent == Yes || d.Intent == SearchNow || d.Phase == "phase2" {
 				t.Errorf("%s: case %s: decline %q read as %s by %s (phase %s)", filepath.Base(path), id, reply, d.Intent, d.Rule, d.Phase)
 			}
@@ -175,23 +139,20 @@ func TestDeclinesNeverSearch(t *testing.T) {
 		}
 		for _, c := range ds.Cases {
 			if ds.Kind == "consent" && c.Label == No {
-				check(c.ID, c.Reply, langOf(datasetCase{Tags: c.Tags}))
+				check(c.ID, c.Reply)
 			}
 			for _, turn := range c.Turns {
 				if turn.Expect.Intent == No {
-					check(c.ID, turn.User, "")
+					check(c.ID, turn.User)
 				}
 			}
 		}
 	}
-	if exempt > 4 {
-		t.Errorf("%d declines exempt as a yes in another language; at most 4 expected", exempt)
-	}
-	if consentSets < 3 || flowSets < 1 {
+	if consentSets < 5 || flowSets < 1 {
 		t.Errorf("read %d consent sets and %d flow sets; want every consent*.yaml and flows.yaml", consentSets, flowSets)
 	}
 	if declines < 400 {
 		t.Errorf("only %d declines found in the datasets; the loader is missing some", declines)
 	}
-	t.Logf("%d declines checked, %d exempt", declines, exempt)
+	t.Logf("%d declines checked", declines)
 }

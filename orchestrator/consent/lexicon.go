@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"maps"
+	"regexp"
 	"slices"
 	"strings"
 	"sync"
@@ -87,6 +88,10 @@ type lexicon struct {
 	scopes map[string]bool
 	// remarkJoiners introduce a reason, not a new question ("so", "because").
 	remarkJoiners map[string]bool
+	// corrections mark a correction ("but", "actually"): a no after a yes
+	// decides only after one. mentionCues ask about a word ("mean", "say").
+	// detailNouns name a detail of an answer ("date", "figure").
+	corrections, mentionCues, detailNouns map[string]bool
 	// generated holds the keys that only the generated file has.
 	generated map[string]bool
 	// spellings maps a texting spelling's key to the key it stands for.
@@ -125,6 +130,20 @@ type lexicon struct {
 	resolvedExact map[string]bool
 	// speakersSource names the speakers' source and version.
 	speakersSource string
+	// wordLangs maps a word key to the languages of the entries it is a
+	// word of (hand-kept and generated); an emoji belongs to none, as it
+	// belongs to every language. handReadings maps a one-word hand-kept
+	// entry's key to its class and languages: with classLangs (the
+	// generated words') they are what a word means in each language
+	// (language.go).
+	wordLangs    map[string][]string
+	handReadings map[string]map[class][]string
+	// handExact is handReadings by the exact form of the entry.
+	handExact map[string]map[class][]string
+	// englishTargets holds, by length, the words of English entries that
+	// a slip may stand for (englishSlip), built on first use.
+	englishTargets     map[int][]string
+	englishTargetsOnce sync.Once
 }
 
 // lexiconFile mirrors lexicon.yaml. Each list is one class.
@@ -144,21 +163,38 @@ type lexiconFile struct {
 	Intensify   []lexEntry `yaml:"intensifiers"`
 	Scopes      []lexEntry `yaml:"scope_openers"`
 	Reasons     []lexEntry `yaml:"remark_joiners"`
+	Corrections []lexEntry `yaml:"correction_markers"`
+	Mentions    []lexEntry `yaml:"mention_cues"`
+	Details     []lexEntry `yaml:"detail_nouns"`
 	Spellings   yaml.Node  `yaml:"spellings"`
 }
 
-// lexEntry is one list item with the line it came from, for error messages.
+// lexEntry is one list item with the line it came from, for error messages,
+// and the languages it belongs to ("oui @fr"; none written: English).
 type lexEntry struct {
-	text string
-	line int
+	text  string
+	line  int
+	langs []string
 }
 
-// UnmarshalYAML keeps the item's line number.
+// langCodeRe is a CLDR language code as lexicon.yaml writes one.
+var langCodeRe = regexp.MustCompile(`^[a-z]{2,3}$`)
+
+// UnmarshalYAML keeps the item's line number and reads its languages.
 func (e *lexEntry) UnmarshalYAML(n *yaml.Node) error {
 	if n.Kind != yaml.ScalarNode {
 		return fmt.Errorf("line %d: entry is not a string", n.Line)
 	}
 	e.text, e.line = n.Value, n.Line
+	if text, codes, ok := strings.Cut(n.Value, " @"); ok {
+		e.text = text
+		for _, c := range strings.Split(codes, ",") {
+			if !langCodeRe.MatchString(c) {
+				return fmt.Errorf("line %d: entry %q: %q is no language code (after \" @\": codes such as fr or nb, comma-separated)", n.Line, n.Value, c)
+			}
+			e.langs = append(e.langs, c)
+		}
+	}
 	return nil
 }
 
@@ -388,6 +424,9 @@ func (l *lexicon) addWord(w genWord, c class) error {
 		dedupLangs(l.exactLangs, toks[0].exact, c, w.Langs)
 	}
 	dedupLangs(l.classLangs, key, c, w.Langs)
+	for _, k := range keys {
+		l.addWordLangs(k, w.Langs)
+	}
 	if w.English {
 		l.aloneKey[key] = true
 	}
@@ -459,6 +498,9 @@ func loadLexicon(data []byte, name string) (*lexicon, error) {
 		intensifiers:  map[string]bool{},
 		scopes:        map[string]bool{},
 		remarkJoiners: map[string]bool{},
+		corrections:   map[string]bool{},
+		mentionCues:   map[string]bool{},
+		detailNouns:   map[string]bool{},
 		generated:     map[string]bool{},
 		spellings:     map[string]string{},
 		phraseWords:   map[int][]string{},
@@ -470,6 +512,9 @@ func loadLexicon(data []byte, name string) (*lexicon, error) {
 		resolvedExact:  map[string]bool{},
 		aloneExact:     map[string]bool{},
 		aloneKey:       map[string]bool{},
+		wordLangs:      map[string][]string{},
+		handReadings:   map[string]map[class][]string{},
+		handExact:      map[string]map[class][]string{},
 	}
 	type origin struct {
 		text string
@@ -543,6 +588,7 @@ func loadLexicon(data []byte, name string) (*lexicon, error) {
 			if len(toks) == 1 && toks[0].kind == tokWord && toks[0].exact != "" {
 				l.exact[toks[0].exact] = li.c
 			}
+			l.addHandLangs(toks, li.c, e.langs)
 		}
 	}
 	// Word lists that are not entries: one word each.
@@ -550,7 +596,8 @@ func loadLexicon(data []byte, name string) (*lexicon, error) {
 		list    string
 		entries []lexEntry
 		set     map[string]bool
-	}{{"not_typos", f.NotTypos, l.notTypos}, {"question_openers", f.Openers, l.openers}, {"content_cues", f.Cues, l.cues}, {"intensifiers", f.Intensify, l.intensifiers}, {"scope_openers", f.Scopes, l.scopes}, {"remark_joiners", f.Reasons, l.remarkJoiners}} {
+	}{{"not_typos", f.NotTypos, l.notTypos}, {"question_openers", f.Openers, l.openers}, {"content_cues", f.Cues, l.cues}, {"intensifiers", f.Intensify, l.intensifiers}, {"scope_openers", f.Scopes, l.scopes}, {"remark_joiners", f.Reasons, l.remarkJoiners},
+		{"correction_markers", f.Corrections, l.corrections}, {"mention_cues", f.Mentions, l.mentionCues}, {"detail_nouns", f.Details, l.detailNouns}} {
 		if len(wl.entries) == 0 {
 			errs = append(errs, fmt.Errorf("%s: list %q is missing or empty", name, wl.list))
 		}

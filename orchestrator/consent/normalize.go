@@ -81,10 +81,12 @@ func tokenize(s string, lx *lexicon) []token {
 	var toks []token
 	var text, key, exact strings.Builder
 	wordStart := -1
-	var last rune // last rune added to key, for squeezing
+	var last rune  // last rune added to key, for squeezing
+	greek := false // the last word was Greek
 	flush := func() {
 		if wordStart >= 0 {
 			t := token{kind: tokWord, text: text.String(), start: wordStart}
+			greek = strings.IndexFunc(t.text, func(r rune) bool { return unicode.Is(unicode.Greek, r) }) >= 0
 			if t.key = key.String(); t.key == t.text {
 				t.key = t.text // share: most words have no apostrophe or repeat
 			}
@@ -151,12 +153,22 @@ func tokenize(s string, lx *lexicon) []token {
 				}
 			case isApostrophe(r) && wordStart >= 0 && isWordRune(next):
 				text.WriteByte('\'')
+			case isHyphen(r) && isWordRune(prev) && isWordRune(next) && (utf8.RuneCountInString(text.String()) == 1 || wordRunesAt(s[i+size:]) == 1):
+				// A hyphen beside a lone letter ("n-o-p-e", "y-es") joins a
+				// spelling, not two words: no stray letter may vote.
+				text.WriteRune(r)
+				key.WriteRune(r)
+				exact.WriteRune(r)
+				last = r
 			case isHyphen(r) && isWordRune(prev) && isWordRune(next):
 				// "double-check" is two words, not two clauses
 				flush()
 			default:
 				flush()
 				if sep, ok := separator(r); ok {
+					if sep == ";" && greek {
+						sep = "?" // Greek writes its question mark as ";"
+					}
 					toks = append(toks, token{kind: tokSep, text: sep, key: sep, start: i})
 				} else if isSymbol(r) && (lx == nil || lx.emoji[r]) {
 					e := string(r)
@@ -169,6 +181,18 @@ func tokenize(s string, lx *lexicon) []token {
 	}
 	flush()
 	return toks
+}
+
+// wordRunesAt counts the word runes s starts with, up to 2.
+func wordRunesAt(s string) int {
+	n := 0
+	for _, r := range s {
+		if !isWordRune(r) || n == 2 {
+			break
+		}
+		n++
+	}
+	return n
 }
 
 // readAs appends to dst what r reads as: r itself when it is ASCII, an
@@ -270,7 +294,14 @@ func separator(r rune) (string, bool) {
 		return ".", true
 	case '!', '！', '¡', '‼':
 		return "!", true
-	case '?', '？', '¿', '⁇', '⁈', '⁉':
+	case '?', '？', '¿', '⁇', '⁈', '⁉',
+		'\u037e', // GREEK QUESTION MARK (NFKC would make it ";")
+		'؟',      // ARABIC QUESTION MARK
+		'՞',      // ARMENIAN QUESTION MARK
+		'፧',      // ETHIOPIC QUESTION MARK
+		'⸮',      // REVERSED QUESTION MARK
+		'꘏',      // VAI QUESTION MARK
+		'᥅':      // LIMBU QUESTION MARK
 		return "?", true
 	case '…':
 		return "…", true

@@ -22,7 +22,7 @@ func TestRound2Rules(t *testing.T) {
 		{"I'd appreciate it, go ahead?", Yes, RuleYesRemark},
 		// At most maxRemarkWords unknown words.
 		{"yes, my little brother will be very happy about it", Yes, RuleYesRemark},
-		{"yes, my little brother and sister will be very happy about it", NewQuery, RuleNewAfterYes},
+		{"yes, my little brother and sister will be very happy about it", NewQuery, RuleDeferRemark}, // nothing asks: the model decides (issue 37)
 		// A remark needs a vote somewhere.
 		{"I reckon so", NewQuery, RuleNewContent},
 		// Equal covers: the longest entry first ("yes please" + "check",
@@ -37,7 +37,7 @@ func TestRound2Rules(t *testing.T) {
 		{"bakc it up", SearchNow, RuleSearchPhrase},
 		// An intensifier inside a phrase; alone it is filler.
 		{"is that really true", SearchNow, RuleSearchPhrase},
-		{"really", No, RuleNoFillerOnly},
+		{"really", NewQuery, RuleDeferAcknowledgement},
 		// Request words frame only a search_now entry.
 		{"got any?", NewQuery, RuleNewContent},
 		{"got any links?", SearchNow, RuleSearchRequest},
@@ -107,7 +107,8 @@ func TestIsASCIILetters(t *testing.T) {
 func smallLexicon(yes, no, filler string) string {
 	return "yes: " + yes + "\nno: " + no + "\npolite: [please]\nnegators: [not]\nsearch_now: [check]\n" +
 		"filler: " + filler + "\nconnectives: [but]\nnew_question: [btw]\nrequest: [got]\nnot_typos: [x]\nquestion_openers: [what]\n" +
-		"content_cues: [what]\nintensifiers: [really]\nscope_openers: [only]\nremark_joiners: [but]\nspellings: {u: thanks}\n"
+		"content_cues: [what]\nintensifiers: [really]\nscope_openers: [only]\nremark_joiners: [but]\nspellings: {u: thanks}\n" +
+		"correction_markers: [but]\nmention_cues: [mean]\ndetail_nouns: [date]\n"
 }
 
 func mustLexicon(t *testing.T, yaml string) *lexicon {

@@ -192,6 +192,19 @@ func (p *Parser) run(strategy, text string, answer bool) parsed {
 // finish normalises and checks the calls, and makes the slices non-nil so
 // the JSON shows [] rather than null.
 func finish(res *Result) {
+	kept := res.Calls[:0]
+	for _, c := range res.Calls {
+		if isFinalAnswer(c.Name) {
+			// smolagents' and others' way to end: the answer, not a tool
+			// to run.
+			res.Done = true
+			res.Findings = append(res.Findings, Finding{Kind: FindingFinalAnswer, Strategy: res.Strategy,
+				Message: fmt.Sprintf("%q gives the final answer: no call", c.Name)})
+			continue
+		}
+		kept = append(kept, c)
+	}
+	res.Calls = kept
 	if res.Calls == nil {
 		res.Calls = []Call{}
 	}
@@ -209,6 +222,16 @@ func finish(res *Result) {
 			res.Findings = append(res.Findings, f)
 		}
 	}
+}
+
+// FindingFinalAnswer notes a "call" of final_answer read as the answer.
+const FindingFinalAnswer = "final_answer"
+
+// isFinalAnswer reports a tool name that agent frameworks use to end with
+// the answer (smolagents' final_answer; "Final Answer"), never a tool.
+func isFinalAnswer(name string) bool {
+	n := strings.NewReplacer(" ", "_", "-", "_").Replace(strings.ToLower(strings.TrimSpace(name)))
+	return n == "final_answer" || n == "finalanswer"
 }
 
 // messageKeys are the keys a message object may have; any other key means
@@ -237,6 +260,11 @@ func DecodeMessage(data []byte) Message {
 		first, _ := choices[0].(map[string]any)
 		msg, _ := first["message"].(map[string]any)
 		if msg == nil {
+			return raw
+		}
+		if tcs, _ := msg["tool_calls"].([]any); len(tcs) > 0 {
+			// The calls are in tool_calls: the whole response is read
+			// (readChatCompletion), not its text fields alone.
 			return raw
 		}
 		var m Message

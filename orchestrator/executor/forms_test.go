@@ -213,3 +213,66 @@ func TestParsePyDict(t *testing.T) {
 func hasFinding(r Result, kind string) bool {
 	return slices.ContainsFunc(r.Findings, func(f Finding) bool { return f.Kind == kind })
 }
+
+// TestIssue37Forms: the GPT-OSS forms and no-call outputs of issue 37,
+// under every strategy (datasets/parser.yaml names each one's source).
+func TestIssue37Forms(t *testing.T) {
+	tests := []struct {
+		name string
+		text string
+		want []Call
+		done bool
+	}{
+		{name: "tool reply", text: `<|start|>browser.search to=assistant<|channel|>commentary<|message|>{"results": []}<|end|>`},
+		{name: "tool reply from functions", text: `<|start|>functions.web_search to=assistant<|channel|>commentary<|message|>{"query": "x"}<|end|>`},
+		{name: "stripped", text: `commentary to=functions.web_search json{"query": "a b"}`, want: []Call{call("web_search", args{"query": "a b"})}},
+		{name: "flattened", text: `assistantcommentary to=functions.web_search {"query": "a b"}<|call|>`, want: []Call{call("web_search", args{"query": "a b"})}},
+		{name: "name with a space", text: `<|channel|>commentary to=functions.Web Search <|constrain|>json<|message|>{"query": "a b"}<|call|>`, want: []Call{call("web_search", args{"query": "a b"})}},
+		{name: "vllm required", text: `[{"name": "web_search", "parameters": {"query": "a b"}}]`, want: []Call{call("web_search", args{"query": "a b"})}},
+		{name: "chat completion", text: `{"choices": [{"message": {"content": null, "tool_calls": [{"id": "1", "type": "function", "function": {"name": "web_search", "arguments": "{\"query\": \"a b\"}"}}]}}]}`, want: []Call{call("web_search", args{"query": "a b"})}},
+		{name: "smolagents final_answer", text: "Action:\n{\n  \"name\": \"final_answer\",\n  \"arguments\": {\"answer\": \"42\"}\n}", done: true},
+		{name: "kimi k2", text: `<|tool_calls_section_begin|><|tool_call_begin|>functions.web_search:0<|tool_call_argument_begin|>{"query": "a b"}<|tool_call_end|><|tool_calls_section_end|>`, want: []Call{call("web_search", args{"query": "a b"})}},
+		{name: "glm 4.5", text: "<tool_call>web_search\n<arg_key>query</arg_key>\n<arg_value>a b</arg_value>\n</tool_call>", want: []Call{call("web_search", args{"query": "a b"})}},
+		{name: "seed-oss", text: "<seed:tool_call>\n<function=web_search>\n<parameter=query>a b</parameter>\n</function>\n</seed:tool_call>", want: []Call{call("web_search", args{"query": "a b"})}},
+		{name: "minimax m2", text: `<minimax:tool_call><invoke name="web_search"><parameter name="query">a b</parameter></invoke></minimax:tool_call>`, want: []Call{call("web_search", args{"query": "a b"})}},
+	}
+	p, err := New(DefaultConfig().Parser)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tt := range tests {
+		for _, s := range Strategies {
+			t.Run(tt.name+"/"+s, func(t *testing.T) {
+				res, err := p.ParseText(s, tt.text)
+				if err != nil {
+					t.Fatal(err)
+				}
+				got, _ := json.Marshal(res.Calls)
+				want, _ := json.Marshal(tt.want)
+				if len(tt.want) == 0 {
+					want = []byte("[]")
+				}
+				if string(got) != string(want) || res.Done != tt.done {
+					t.Errorf("calls %s done %v; want %s done %v (findings %v)", got, res.Done, want, tt.done, res.Findings)
+				}
+			})
+		}
+	}
+}
+
+// TestDecodeMessageKeepsToolCalls: a chat completion whose call is in
+// tool_calls is read whole, so the call is found.
+func TestDecodeMessageKeepsToolCalls(t *testing.T) {
+	raw := `{"choices": [{"message": {"role": "assistant", "content": null, "tool_calls": [{"id": "1", "type": "function", "function": {"name": "web_fetch", "arguments": "{\"url\": \"https://go.dev/doc\"}"}}]}}]}`
+	p, err := New(DefaultConfig().Parser)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res := p.Extract(DecodeMessage([]byte(raw)))
+	if len(res.Calls) != 1 || res.Calls[0].Name != "web_fetch" || res.Form != FormChatCompletion {
+		t.Errorf("Extract(DecodeMessage(completion)) = %+v", res)
+	}
+	if !slices.Contains(Strategies, res.Strategy) {
+		t.Errorf("strategy %q", res.Strategy)
+	}
+}

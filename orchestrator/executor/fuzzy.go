@@ -1,6 +1,7 @@
 package executor
 
 import (
+	"net/url"
 	"regexp"
 	"slices"
 	"strings"
@@ -47,9 +48,10 @@ func parseFuzzy(text string) parsed {
 			hits = append(hits, hit{m[2], -1, c})
 		}
 	}
+	code := codeSpans(text)
 	for order, p := range fuzzyPatterns {
 		for _, m := range p.re.FindAllStringSubmatchIndex(text, -1) {
-			if !intended(text, m[0]) {
+			if inSpans(code, m[0]) || !intended(text, m[0]) {
 				continue
 			}
 			v := unquote(strings.TrimSpace(text[m[2]:m[3]]))
@@ -57,7 +59,7 @@ func parseFuzzy(text string) parsed {
 			if p.arg == "url" || p.arg == "path" {
 				v = strings.TrimRight(v, ".,;:!?)]}>'\"`")
 			}
-			if v == "" || (p.arg == "query" && cutShort(v)) {
+			if v == "" || (p.arg == "query" && cutShort(v)) || !realArgument(p.arg, v) {
 				continue
 			}
 			hits = append(hits, hit{m[0], order, Call{Name: p.tool, Arguments: map[string]any{p.arg: v}}})
@@ -125,6 +127,11 @@ func intended(text string, pos int) bool {
 	if strings.HasSuffix(strings.TrimSpace(text[pos:end]), "?") {
 		return false
 	}
+	if userConditionRe.MatchString(text[start:end]) {
+		// "once you tell me the country, I'll search for its rules": a
+		// search promised for later, on the user's answer, is no call now.
+		return false
+	}
 	before := text[start:pos]
 	if intentCueRe.MatchString(before) || imperativeRe.MatchString(before) {
 		return true
@@ -134,6 +141,88 @@ func intended(text string, pos int) bool {
 	}
 	for _, loc := range intentAnyRe.FindAllStringIndex(before, -1) {
 		if b := before[:loc[0]]; intentCueRe.MatchString(b) || imperativeRe.MatchString(b) {
+			return true
+		}
+	}
+	return false
+}
+
+// userConditionRe is a condition on the user's next message: the intent
+// beside it waits for the user ("once you tell me", "if you confirm",
+// "when you send", "after you choose").
+var userConditionRe = regexp.MustCompile(`(?i)\b(?:once|if|when|whenever|after|as\s+soon\s+as|until|unless|before)\s+you\b|\blet\s+me\s+know\b`)
+
+// bareWords are what a fuzzy pattern captures from prose that names no
+// argument: articles, pronouns and placeholders ("read the file the user
+// gives" captures "the").
+var bareWords = map[string]bool{
+	"the": true, "a": true, "an": true, "it": true, "its": true, "this": true, "that": true, "these": true,
+	"those": true, "them": true, "they": true, "their": true, "his": true, "her": true, "him": true,
+	"me": true, "my": true, "you": true, "your": true, "we": true, "our": true, "us": true, "one": true,
+	"ones": true, "something": true, "anything": true, "everything": true, "nothing": true, "stuff": true,
+	"things": true, "thing": true, "here": true, "there": true, "more": true, "again": true, "some": true,
+	"which": true, "what": true, "whatever": true, "same": true, "other": true, "file": true, "files": true,
+	"results": true, "result": true, "info": true, "information": true, "details": true, "answer": true,
+}
+
+// realArgument reports whether a fuzzy capture is a real argument: a
+// query with a word that names something (not only articles, pronouns
+// and placeholders, and not opened by a bare pronoun: "its rules" is whose
+// rules?), a URL with a host, a path that looks like one, a command.
+func realArgument(kind, v string) bool {
+	words := strings.Fields(strings.ToLower(v))
+	if len(words) == 0 {
+		return false
+	}
+	named := false
+	for _, w := range words {
+		if !bareWords[strings.Trim(w, ".,;:!?'\"()")] {
+			named = true
+		}
+	}
+	switch kind {
+	case "query":
+		first := strings.Trim(words[0], ".,;:!?'\"()")
+		return named && !(len(words) <= 3 && pronounLead[first])
+	case "url":
+		u, err := url.Parse(v)
+		return err == nil && strings.Contains(u.Host, ".")
+	case "path":
+		return named && (strings.ContainsAny(v, "/.~") || strings.Contains(v, "_"))
+	}
+	return named
+}
+
+// pronounLead opens a capture that refers back to something the text does
+// not name ("its rules", "their docs", "that one").
+var pronounLead = map[string]bool{"its": true, "their": true, "his": true, "her": true, "it": true,
+	"them": true, "this": true, "that": true, "these": true, "those": true, "your": true, "my": true}
+
+// codeSpans returns the byte ranges of fenced code blocks (``` … ```) and
+// inline code (`…`): a pattern matched there is the model narrating code
+// it shows ("read the file the user uploads"), never an intent.
+func codeSpans(text string) [][2]int {
+	var spans [][2]int
+	for i := 0; i < len(text); {
+		k := strings.Index(text[i:], "```")
+		if k < 0 {
+			break
+		}
+		start := i + k
+		end := strings.Index(text[start+3:], "```")
+		if end < 0 {
+			spans = append(spans, [2]int{start, len(text)})
+			break
+		}
+		spans = append(spans, [2]int{start, start + 3 + end + 3})
+		i = start + 3 + end + 3
+	}
+	return spans
+}
+
+func inSpans(spans [][2]int, pos int) bool {
+	for _, s := range spans {
+		if pos >= s[0] && pos < s[1] {
 			return true
 		}
 	}

@@ -60,13 +60,19 @@ func parseNative(text, strategy string) parsed {
 		read func(string) (found bool, calls []Call, problems []string)
 	}
 	readers := []reader{
+		{FormChatCompletion, readChatCompletion},
+		{FormKimiK2, readKimiK2},
+		{FormSeedOSS, readSeedOSS},
+		{FormMiniMaxM2, readMiniMaxM2},
 		{FormDeepSeekV3, readDeepSeek},
 		{FormInternLM, readInternLM},
 		{FormMistral, readMistral},
 		{FormQwen3XML, readQwenXML},
+		{FormGLM45, readGLM45},
 		{FormGranite, readGranite},
 		{FormHermes, readHermes},
 		{FormPythonic, readPythonic},
+		{FormVLLMRequired, readVLLMRequired},
 		{FormLlama3JSON, readLlama3},
 	}
 	for _, r := range readers {

@@ -266,8 +266,18 @@ func TestParseFuzzy(t *testing.T) {
 		{"fetch trims sentence punctuation", "Then I'd retrieve the content from https://go.dev/doc/.", []Call{call("web_fetch", args{"url": "https://go.dev/doc/"})}},
 		{"seed exec example", "I would run the command 'ls -la'", []Call{call("exec", args{"command": "ls -la"})}},
 		{"read without at", "I would read the file /etc/hosts", []Call{call("read", args{"path": "/etc/hosts"})}},
-		// The seed's read pattern takes "at" as the path in its own example.
-		{"seed read example", "I would read the file at /path/to/file", []Call{call("read", args{"path": "at"})}},
+		// The seed's read pattern takes "at" as the path in its own example:
+		// no path (issue 37: a capture must be a real argument).
+		{"seed read example", "I would read the file at /path/to/file", nil},
+		// Issue 37: bare articles, pronouns and placeholders, code, and a
+		// search promised on the user's answer are no calls.
+		{"bare article path", "First, read the file the user passes in.", nil},
+		{"pronoun query", "I'll search for its rules.", nil},
+		{"placeholder query", "Let me look up the information.", nil},
+		{"inside code", "```\nI would search for 'x'\n```", nil},
+		{"condition on the user", "Once you tell me the country, I'll search for its tax rules.", nil},
+		{"if you confirm", "If you confirm, I will search for 'EU AI Act timeline'.", nil},
+		{"real query after them", "I'll search for the EU AI Act timeline.", []Call{call("web_search", args{"query": "the EU AI Act timeline"})}},
 		// The seed's write pattern needs "to" right after the verb.
 		{"seed write example", "I would write the results to /tmp/output.md", nil},
 		{"save to", "I would save to notes.md.", []Call{call("write", args{"path": "notes.md"})}},

@@ -114,7 +114,7 @@ func (f Finding) Blocking() bool {
 func normalize(c Call) (Call, []Finding) {
 	var fs []Finding
 	if _, ok := toolArgs[c.Name]; !ok {
-		folded := strings.ReplaceAll(strings.ToLower(strings.TrimSpace(c.Name)), "-", "_")
+		folded := strings.NewReplacer("-", "_", " ", "_").Replace(strings.ToLower(strings.TrimSpace(c.Name)))
 		if _, ok := toolArgs[folded]; ok {
 			fs = append(fs, Finding{Kind: FindingNormalized, Message: fmt.Sprintf("tool name %q read as %q", c.Name, folded)})
 			c.Name = folded

@@ -127,8 +127,22 @@ type LaneStats struct {
 	Waited   time.Duration // total time requests waited for a permit
 	Rate     float64       // current request pacing, per second (0: none)
 	Window   float64       // current window of requests in flight
-	Learned  bool          // limits came from the provider's headers
+	Learned  bool          // a rate came from the provider's headers
+	// RateFrom and TokensFrom say where the request and token rates came
+	// from: PaceConfigured, PaceHeaders, Pace429 (a rate found by the
+	// 429s of a lane that had none), or "" (none: only the window).
+	RateFrom   string
+	TokensFrom string
+	TokenRate  float64 // current token pacing, per minute, whole (0: none)
+	Cuts       int     // times a 429 cut the window (and a rate not from headers)
 }
+
+// Where a lane's rates came from (LaneStats).
+const (
+	PaceConfigured = "configured"
+	PaceHeaders    = "headers"
+	Pace429        = "429s"
+)
 
 // Stats returns every lane's counts, by name.
 func (p *Pacer) Stats() []LaneStats {
@@ -144,7 +158,8 @@ func (p *Pacer) Stats() []LaneStats {
 		l := p.lane(n)
 		l.mu.Lock()
 		out = append(out, LaneStats{Name: n, Sent: l.sent, Absorbed: l.absorbed, Passed: l.passed, Waited: l.waited,
-			Rate: l.reqRate, Window: l.cwnd, Learned: l.learned})
+			Rate: l.reqRate, Window: l.cwnd, Learned: l.reqFrom == PaceHeaders || l.tokFrom == PaceHeaders,
+			RateFrom: l.reqFrom, TokensFrom: l.tokFrom, TokenRate: math.Round(60 * l.tokRate), Cuts: l.cuts})
 		l.mu.Unlock()
 	}
 	return out
@@ -292,10 +307,40 @@ type lane struct {
 	inflight          int
 	waiters           []chan struct{}
 	lastCut           time.Time
-	learned           bool
+	reqFrom, tokFrom  string // PaceConfigured, PaceHeaders, Pace429 or ""
+	cuts              int
 	sent, absorbed    int
 	passed            int
 	waited            time.Duration
+	// recent are the latest admissions (at most recentSends), from which a
+	// lane with no rate finds one when its first 429 comes.
+	recent []time.Time
+}
+
+// recentSends bounds lane.recent; recentSpan is how far back it counts.
+const (
+	recentSends = 64
+	recentSpan  = 10 * time.Second
+)
+
+// sendRate is the rate, per second, at which the lane admitted requests
+// over the last recentSpan (at least one a second's worth of time is
+// assumed, so a burst does not read as an infinite rate); 1 when fewer
+// than two were sent.
+func (l *lane) sendRate(now time.Time) float64 {
+	n, first := 0, now
+	for _, t := range l.recent {
+		if now.Sub(t) <= recentSpan {
+			n++
+			if t.Before(first) {
+				first = t
+			}
+		}
+	}
+	if n < 2 {
+		return 1
+	}
+	return float64(n) / math.Max(now.Sub(first).Seconds(), 1)
 }
 
 func newLane(name string, l Limits) *lane {
@@ -308,9 +353,13 @@ func newLane(name string, l Limits) *lane {
 	}
 	m = max(m, c)
 	ln := &lane{name: name, cfg: l, gate: make(chan struct{}, 1), reqRate: l.RequestRate(), reqMax: l.RequestRate(), cwnd: float64(c), maxCwnd: float64(m)}
+	if ln.reqRate > 0 {
+		ln.reqFrom = PaceConfigured
+	}
 	if l.TokensPerMinute > 0 {
 		ln.tokRate = l.TokensPerMinute / 60
 		ln.tokBurst = l.TokensPerMinute / 6
+		ln.tokFrom = PaceConfigured
 	}
 	return ln
 }
@@ -414,6 +463,10 @@ func (l *lane) admit(ctx context.Context, clock Clock, recheck, maxWait time.Dur
 				l.inflight++
 				l.sent++
 				l.waited += now.Sub(start)
+				if len(l.recent) == recentSends {
+					l.recent = append(l.recent[:0], l.recent[1:]...)
+				}
+				l.recent = append(l.recent, now)
 				l.mu.Unlock()
 				return nil
 			}
@@ -445,14 +498,15 @@ func (l *lane) done(now, sentAt time.Time, status int, h http.Header, est int, b
 	l.inflight--
 	lim := ParseRateHeaders(h)
 	if lim.Known() {
-		l.learned = true
 		if r := lim.RequestRate(); r > 0 {
 			l.reqTAT = rescale(now, l.reqTAT, l.reqRate, r)
 			l.reqRate, l.reqMax = r, r
+			l.reqFrom = PaceHeaders
 		}
 		if t := lim.TokensPerMinute; t > 0 {
 			l.tokTAT = rescale(now, l.tokTAT, l.tokRate, t/60)
 			l.tokRate, l.tokBurst = t/60, t/6
+			l.tokFrom = PaceHeaders
 		}
 	}
 	if status == http.StatusTooManyRequests {
@@ -473,10 +527,26 @@ func (l *lane) done(now, sentAt time.Time, status int, h http.Header, est int, b
 		if !sentAt.Before(l.lastCut) {
 			l.cwnd = math.Max(1, l.cwnd/2)
 			l.lastCut = now
-			if !lim.Known() && l.reqRate > 0 {
+			l.cuts++
+			switch {
+			case l.reqFrom == PaceHeaders:
+				// The headers' rate stands; the wait above is the answer.
+			case l.reqRate > 0:
+				if l.reqFrom == Pace429 {
+					// A rate found by 429s recovers only to the rate that
+					// last drew one.
+					l.reqMax = l.reqRate
+				}
 				r := math.Max(l.reqRate/2, l.reqMax/64)
 				l.reqTAT = rescale(now, l.reqTAT, l.reqRate, r)
 				l.reqRate = r
+			default:
+				// No rate known (a host with no published limits): the
+				// 429 says the rate just sent at was too high. Pace at
+				// half of it, recovering toward it.
+				obs := l.sendRate(now)
+				l.reqRate, l.reqMax, l.reqTAT = obs/2, obs, now
+				l.reqFrom = Pace429
 			}
 		}
 	} else if status >= 200 && status < 300 {

@@ -419,3 +419,64 @@ func TestDeferredTimeout(t *testing.T) {
 		}
 	})
 }
+
+// TestPacerFindsARateFromRefusals: a lane with no rate at all (a host with
+// no published limits) in front of a server that refuses above 2/s with a
+// bare 429: the first refusals give the lane a rate (half the rate it was
+// sending at), which then settles near the server's; every request
+// succeeds, and the lane says its pace came from 429s.
+func TestPacerFindsARateFromRefusals(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		lim := ratelimit.New(ok200(), ratelimit.Options{PerSecond: 2})
+		strip := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			rec := httptest.NewRecorder()
+			lim.ServeHTTP(rec, r)
+			w.WriteHeader(rec.Code)
+			w.Write(rec.Body.Bytes())
+		})
+		p := NewPacer(handlerTransport{strip}, PacerOptions{Lanes: map[string]Limits{"t": {}}, Route: func(*http.Request) string { return "t" }})
+		n := 120
+		start := time.Now()
+		if failed := burst(t, p, []string{"vllm.test"}, n, 4); failed != 0 {
+			t.Fatalf("%d of %d requests failed", failed, n)
+		}
+		st := lim.Stats()["vllm.test"]
+		share := float64(n) / 2 / time.Since(start).Seconds()
+		ls := p.Stats()[0]
+		t.Logf("refused %d, %s, %.0f%% of the allowed rate, %+v", st.Refused, time.Since(start), 100*share, ls)
+		if float64(st.Refused) > 0.25*float64(n) || share < 0.5 {
+			t.Errorf("refused %d of %d, %.0f%% of the allowed rate", st.Refused, n, 100*share)
+		}
+		if ls.RateFrom != Pace429 || ls.Rate <= 0 || ls.Learned {
+			t.Errorf("lane stats %+v: want a rate found from 429s, not learned from headers", ls)
+		}
+	})
+}
+
+// TestPacerSaysWhereItsRatesCameFrom: headers that state only a daily
+// request quota and a token rate (as the simulator and Cerebras send) set
+// the token rate, not the request rate: the lane's request pace is still
+// the configured one, and says so.
+func TestPacerSaysWhereItsRatesCameFrom(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		h := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			w.Header().Set("x-ratelimit-limit-requests-day", "14400")
+			w.Header().Set("x-ratelimit-remaining-requests-day", "14000")
+			w.Header().Set("x-ratelimit-limit-tokens-minute", "1000000")
+			ok200().ServeHTTP(w, r)
+		})
+		route := func(r *http.Request) string { return r.URL.Host }
+		p := NewPacer(handlerTransport{h}, PacerOptions{Lanes: map[string]Limits{
+			"configured": {RequestsPerMinute: 600}, "bare": {},
+		}, Route: route})
+		if failed := burst(t, p, []string{"configured", "bare"}, 4, 1); failed != 0 {
+			t.Fatal("requests failed")
+		}
+		for _, s := range p.Stats() {
+			wantRate := map[string]string{"configured": PaceConfigured, "bare": ""}[s.Name]
+			if s.RateFrom != wantRate || s.TokensFrom != PaceHeaders || s.TokenRate != 1e6 || !s.Learned {
+				t.Errorf("lane %s: %+v; want requests %q, tokens 1,000,000/min from headers", s.Name, s, wantRate)
+			}
+		}
+	})
+}

@@ -13,6 +13,8 @@
 //	phase2.md      system prompt of Phase 2 (tools offered)
 //	structured.md  appended to phase2.md in structured output mode
 //	decline.md     system prompt after the user declined a search
+//	consent.md     system prompt of the model fallback that reads a consent
+//	               reply the rules leave to it (orchestrator/consent)
 //	judge-correctness.md
 //	               system prompt of the correctness judge (eval/grade),
 //	               which grades what the rules cannot
@@ -61,13 +63,14 @@ const (
 	Phase2File     = "phase2.md"
 	StructuredFile = "structured.md"
 	DeclineFile    = "decline.md"
+	ConsentFile    = "consent.md"
 	ToolsFile      = "tools.json"
 	SettingsFile   = "variant.yaml"
 	JudgeFile      = "judge-correctness.md"
 )
 
 // Files lists every file a variant may hold, in the order hashes list them.
-var Files = []string{Phase1File, Phase2File, StructuredFile, DeclineFile, ToolsFile, SettingsFile, JudgeFile}
+var Files = []string{Phase1File, Phase2File, StructuredFile, DeclineFile, ToolsFile, SettingsFile, ConsentFile, JudgeFile}
 
 // Output modes a variant may set (the orchestrator's trace.ModeModel and
 // trace.ModeStructured; repeated here to keep this package a leaf).
@@ -84,6 +87,8 @@ type Set struct {
 	Structured string
 	Decline    string
 	Tools      json.RawMessage // compact JSON array
+	// Consent is the system prompt of a consent classification request.
+	Consent string
 	// Judge is the correctness judge's system prompt.
 	Judge string
 }
@@ -322,6 +327,7 @@ func load(dir, name string, base *Variant) (*Variant, error) {
 		Structured: text(StructuredFile),
 		Decline:    text(DeclineFile),
 		Tools:      json.RawMessage(text(ToolsFile)),
+		Consent:    text(ConsentFile),
 		Judge:      text(JudgeFile),
 	}
 	h := sha256.New()
@@ -342,6 +348,8 @@ func (v *Variant) text(file string) string {
 		return v.Prompts.Structured
 	case DeclineFile:
 		return v.Prompts.Decline
+	case ConsentFile:
+		return v.Prompts.Consent
 	case ToolsFile:
 		return string(v.Prompts.Tools)
 	case JudgeFile:

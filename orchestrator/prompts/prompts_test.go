@@ -228,3 +228,38 @@ func TestSymlinkedPromptIsRefused(t *testing.T) {
 		t.Fatalf("Load = %v, want the link refused by name", err)
 	}
 }
+
+// TestConsentPromptIsTheVariants: the consent classifier's prompt is a file
+// of the variant, inherited from seed when a variant has none, and its own
+// copy changes the variant's hash and names itself as changed, so the
+// cassettes whose requests used it go stale.
+func TestConsentPromptIsTheVariants(t *testing.T) {
+	seed := Builtin()
+	if !strings.Contains(seed.Prompts.Consent, "SEARCH_NOW") || seed.Hashes[ConsentFile] == "" {
+		t.Fatalf("seed's consent prompt %q, hash %q", seed.Prompts.Consent, seed.Hashes[ConsentFile])
+	}
+	dir := t.TempDir()
+	if err := os.MkdirAll(filepath.Join(dir, "tuned"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	inherit, err := Load(dir, "tuned")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if inherit.Prompts.Consent != seed.Prompts.Consent || inherit.Hash != seed.Hash {
+		t.Errorf("a variant without consent.md: prompt %q, hash %s; want seed's (hash %s)", inherit.Prompts.Consent, inherit.Hash, seed.Hash)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "tuned", ConsentFile), []byte(seed.Prompts.Consent+"\nAnswer NO when unsure."), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	tuned, err := Load(dir, "tuned")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.HasSuffix(tuned.Prompts.Consent, "Answer NO when unsure.") || tuned.Hash == seed.Hash {
+		t.Errorf("the tuned consent.md was not read (hash %s)", tuned.Hash)
+	}
+	if got := tuned.Changed(seed.Hashes); len(got) != 1 || got[0] != ConsentFile {
+		t.Errorf("Changed = %v, want [%s]", got, ConsentFile)
+	}
+}

@@ -72,9 +72,17 @@ type Turn struct {
 	// reply the rules could not place (IntentBy "model"), kept apart from
 	// ModelCalls, which hold the requests of the turn's phase.
 	ConsentCall *ModelCall `json:"consent_call,omitempty"`
-	Override    bool       `json:"override"` // a leading or trailing '?' forced Phase 2
-	Phase       string     `json:"phase"`
-	Query       string     `json:"query"` // the question this turn answers (for YES, the earlier query)
+	// ConsentDeferred says why the consent rules left the reply to the
+	// model (their defer.* rule, or no clause deciding); "" when they
+	// decided it. IntentRule keeps the rule that deferred it.
+	ConsentDeferred string `json:"consent_deferred,omitempty"`
+	// ScopeInstruction is the system message every Phase 2 request of the
+	// turn carried because the consent put a condition on the search
+	// (ConsentScope); "" when there was none.
+	ScopeInstruction string `json:"scope_instruction,omitempty"`
+	Override         bool   `json:"override"` // a leading or trailing '?' forced Phase 2
+	Phase            string `json:"phase"`
+	Query            string `json:"query"` // the question this turn answers (for YES, the earlier query)
 
 	// Phase1Skipped is set on a Phase 2 turn that no Phase 1 answer preceded
 	// (an override or a system request), so the only right verification

@@ -20,6 +20,9 @@
     for (const [k, v] of Object.entries(attrs || {})) {
       if (v === undefined || v === null || v === false) continue;
       if (k === "class") e.className = v;
+      // Through the CSSOM: the page's Content-Security-Policy refuses
+      // style attributes.
+      else if (k === "style") e.style.cssText = v;
       else if (k.startsWith("on")) e.addEventListener(k.slice(2), v);
       else e.setAttribute(k, v === true ? "" : v);
     }
@@ -34,6 +37,37 @@
       el("tbody", {}, rows));
   }
   function pct(v) { return (100 * v).toFixed(1) + "%"; }
+  // ID_SEP are the characters an id may wrap after on a narrow screen.
+  const ID_SEP = /([\/\-_.:])/;
+  // idText shows an id (a case key) with a break opportunity after each
+  // separator, so a narrow column wraps it at "/" or "-", never inside a
+  // word.
+  function idText(id) {
+    const out = [];
+    for (const part of String(id).split(ID_SEP)) {
+      if (part === "") continue;
+      out.push(part);
+      if (ID_SEP.test(part)) out.push(el("wbr"));
+    }
+    return out;
+  }
+  const looksLikeID = v => /^[\w.-]+\/[\w.\/-]+$/.test(v);
+  // safeURL is url when it is an http or https address (a link may open
+  // it); anything else (javascript:, data:) is shown as text only.
+  function safeURL(url) {
+    try {
+      const u = new URL(url);
+      return u.protocol === "http:" || u.protocol === "https:" ? u.href : null;
+    } catch (e) { return null; }
+  }
+  // num shows a figure of a trace rounded to what it means: milliseconds
+  // and counts whole, anything else to three significant digits.
+  function num(name, v) {
+    if (typeof v !== "number" || !isFinite(v)) return v;
+    if (Number.isInteger(v)) return String(v);
+    if (/\bms$/.test(name) || /tokens|attempts|results/.test(name)) return String(Math.round(v));
+    return String(Number(v.toPrecision(3)));
+  }
   function fmtValue(m) {
     switch (m.unit) {
       case "rate": return pct(m.value);
@@ -53,7 +87,11 @@
     if (m.unit !== "rate" || !m.den || (!m.ci_low && !m.ci_high)) return "";
     return (100 * (m.ci_low || 0)).toFixed(1) + "–" + (100 * (m.ci_high || 0)).toFixed(1) + "%";
   }
+  // fmtN is the terminal's n (FormatN): for a rate whose interval counts
+  // cases, the cases and then the samples "68 (527/680)".
   function fmtN(m) {
+    if (m.cases && m.unit === "rate") return `${m.cases} (${m.num || 0}/${m.den || 0})`;
+    if (m.cases) return String(m.cases);
     if (m.unit === "rate") return (m.num || 0) + "/" + (m.den || 0);
     return m.den ? String(m.den) : "";
   }
@@ -64,10 +102,30 @@
       el("span", {style: `left:${100 * lo}%;width:${100 * (hi - lo)}%`}),
       el("i", {style: `left:calc(${100 * m.value}% - 1px)`}));
   }
+  // samplesOf lists every sample of a case: sample 1 is the case's own
+  // fields, samples 2..N follow.
+  function samplesOf(c) {
+    return [{k: 1, pass: c.pass, error: c.error, checks: c.checks || []}].concat(c.samples || []);
+  }
+  function passedSamples(c) { return samplesOf(c).filter(s => s.pass && !s.error).length; }
+  // badge shows a case's outcome: pass, fail or error, or for a case of
+  // several samples how many passed ("4/5"), coloured by the case's own
+  // outcome (sample 1's, as the run counts it), amber when sample 1 passed
+  // and another did not.
   function badge(c) {
     if (!c) return el("span", {class: "badge none"}, "absent");
+    if (c.samples && c.samples.length) {
+      const n = c.samples.length + 1, k = passedSamples(c);
+      const cls = c.error ? "error" : !c.pass ? "fail" : k < n ? "mixed" : "pass";
+      return el("span", {class: "badge samples " + cls,
+        title: `${k} of ${n} samples passed; the run counts the case by sample 1 (${c.error ? "error" : c.pass ? "pass" : "fail"})`}, `${k}/${n}`);
+    }
     if (c.error) return el("span", {class: "badge error"}, "error");
     return c.pass ? el("span", {class: "badge pass"}, "pass") : el("span", {class: "badge fail"}, "fail");
+  }
+  function sampleBadge(s) {
+    if (s.error) return el("span", {class: "badge error"}, "error");
+    return el("span", {class: "badge " + (s.pass ? "pass" : "fail")}, s.pass ? "pass" : "fail");
   }
   // diffPre shows a check's diff as the terminal prints it, lines coloured.
   function diffPre(text) {
@@ -102,7 +160,7 @@
     const out = [];
     if (!c) return out;
     if (c.error) out.push("(error)");
-    for (const k of c.checks) if (!k.p && !k.x) out.push(k.s + ": " + k.n);
+    for (const k of c.checks || []) if (!k.p && !k.x) out.push(k.s + ": " + k.n);
     return out;
   }
 
@@ -127,7 +185,7 @@
   }
   function heatmap(t) {
     const cols = t.header.slice(1);
-    const rows = t.rows.map(row => {
+    const rows = (t.rows || []).map(row => {
       const total = row.slice(1).reduce((a, v) => a + (parseInt(v, 10) || 0), 0);
       return el("tr", {}, el("th", {}, row[0]), row.slice(1).map((v, j) => {
         const n = parseInt(v, 10) || 0, share = total ? n / total : 0;
@@ -141,7 +199,7 @@
   }
   function labelBars(t) {
     const rows = [];
-    for (const row of t.rows) {
+    for (const row of t.rows || []) {
       t.header.slice(2).forEach((h, j) => {
         const v = parseFloat(row[j + 2]);
         rows.push(el("tr", {}, el("td", {}, j === 0 ? row[0] : ""), el("td", {class: "num"}, j === 0 ? row[1] : ""),
@@ -154,11 +212,11 @@
   function anyTable(t) {
     if (/confusion matrix/i.test(t.title)) return heatmap(t);
     if (/per label/i.test(t.title)) return labelBars(t);
-    return table(t.header, t.rows.map(r => el("tr", {}, r.map(c => el("td", {}, c)))), "");
+    return table(t.header || [], (t.rows || []).map(r => el("tr", {}, r.map(c => el("td", {}, looksLikeID(c) ? idText(c) : c)))), "");
   }
   function checkGroups(run) {
     const groups = new Map();
-    for (const c of RUNS[run].cases) for (const name of failedChecks(c)) {
+    for (const c of RUNS[run].cases || []) for (const name of failedChecks(c)) {
       const g = groups.get(name) || [];
       g.push(c.key);
       groups.set(name, g);
@@ -168,14 +226,15 @@
   // headlineMetrics are the gate's headline, or for an ungated run the
   // pass rates below 100% (as the terminal summary shows).
   function headlineMetrics(r) {
-    const byName = new Map(r.summary.metrics.map(m => [m.name, m]));
+    const byName = new Map((r.summary.metrics || []).map(m => [m.name, m]));
     if (r.gate && r.gate.headline && r.gate.headline.length) {
       return {title: "Headline", rows: r.gate.headline.map(n => byName.get(n) || {name: n, missing: true})};
     }
     // A rate with no passes has no "num" (the JSON omits zeros).
-    // A share that is not a pass rate (incorrect answers, answers the
-    // judge decided) has no "below 100%" to look at.
-    const rates = r.summary.metrics.filter(m => m.unit === "rate" && m.den && m.better === "higher");
+    // As the terminal counts them: a share where lower is better
+    // (consent.wrong, incorrect answers) or with no direction (answers the
+    // judge decided) is no pass rate.
+    const rates = (r.summary.metrics || []).filter(m => m.unit === "rate" && m.den && m.better === "higher");
     const below = rates.filter(m => (m.num || 0) < m.den);
     const shown = below.length > 12 ? "; 12 shown" : "";
     return {title: `Pass rates below 100% (${below.length} of ${rates.length} rates${shown})`, rows: below.slice(0, 12)};
@@ -192,10 +251,10 @@
     const r = RUNS[0];
     app.append(el("h1", {}, "searchbench report"), verdict(r),
       el("p", {}, runLine(r), el("span", {class: "muted"}, " — " + r.name)));
-    if (r.gate && r.gate.violations.length) {
+    if (r.gate && r.gate.violations && r.gate.violations.length) {
       app.append(el("h2", {}, `Gate violations (${r.gate.violations.length})`),
         table(["kind", "metric", "case", "want", "got", "explanation"], r.gate.violations.map(v => el("tr", {},
-          el("td", {}, v.kind), el("td", {}, v.metric || ""), el("td", {}, v.case ? el("a", {href: "#case/" + encodeURIComponent(v.case)}, v.case) : ""),
+          el("td", {}, v.kind), el("td", {}, v.metric || ""), el("td", {}, v.case ? el("a", {href: "#case/" + encodeURIComponent(v.case)}, idText(v.case)) : ""),
           el("td", {}, v.want), el("td", {}, v.got), el("td", {}, v.explanation)))));
     }
     if (r.gate && r.gate.notes) app.append(el("ul", {}, r.gate.notes.map(n => el("li", {class: "muted"}, n))));
@@ -212,13 +271,14 @@
     if (!groups.length) app.append(el("p", {}, "No check failed."));
     else app.append(table(["check", "cases", "first cases"], groups.map(([name, ks]) => el("tr", {},
       el("td", {}, el("a", {href: "#cases?check=" + encodeURIComponent(name)}, name)), el("td", {class: "num"}, ks.length),
-      el("td", {class: "wrap"}, ks.slice(0, 3).map((k, i) => [i ? ", " : "", el("a", {href: "#case/" + encodeURIComponent(k)}, k)]),
+      el("td", {class: "wrap"}, ks.slice(0, 3).map((k, i) => [i ? ", " : "", el("a", {href: "#case/" + encodeURIComponent(k)}, idText(k))]),
         ks.length > 3 ? ", …" : "")))));
     app.append(el("p", {}, el("a", {href: "#cases?failing=1", id: "browse-failing"}, "Browse the failing cases"), " · ",
       el("a", {href: "#cases"}, "all cases")));
     const head = new Set((r.gate && r.gate.headline) || []);
-    app.append(el("h2", {}, `All metrics (${r.summary.metrics.length})`),
-      table(["metric", "value", "95% CI", "interval", "n", "note"], metricRows(r.summary.metrics, head, true), "metrics"));
+    const metrics = r.summary.metrics || [];
+    app.append(el("h2", {}, `All metrics (${metrics.length})`),
+      table(["metric", "value", "95% CI", "interval", "n", "note"], metricRows(metrics, head, true), "metrics"));
     for (const t of tables.filter(t => !glance.includes(t))) {
       app.append(el("h2", {}, t.title), anyTable(t));
       for (const n of t.notes || []) app.append(el("p", {class: "muted"}, n));
@@ -236,7 +296,7 @@
       ? `${flips.length} cases whose pass rate changed: ${broken} worse, ${flips.length - broken} better`
       : `${flips.length} cases flipped: ${broken} broken (pass→fail), ${flips.length - broken} fixed (fail→pass)`));
     if (flips.length) app.append(table(["case", "change", "A", "B"], flips.map(f => el("tr", {},
-      el("td", {}, el("a", {href: "#case/" + encodeURIComponent(f.key)}, f.key)), el("td", {}, flipLabel(f)),
+      el("td", {}, el("a", {href: "#case/" + encodeURIComponent(f.key)}, idText(f.key))), el("td", {}, flipLabel(f)),
       el("td", {}, badge(caseOf(0, f.key))), el("td", {}, badge(caseOf(1, f.key)))))));
     app.append(el("p", {}, el("a", {href: "#cases?failing=1", id: "browse-failing"}, "Browse the cases failing in A or B"), " · ",
       el("a", {href: "#cases"}, "all cases")));
@@ -288,7 +348,7 @@
         const fails = [...new Set(cs.flatMap(failedChecks))];
         list.append(el("tr", {class: "case-row"},
           cs.map(x => el("td", {}, badge(x))),
-          el("td", {}, el("a", {href: "#case/" + encodeURIComponent(k)}, k), FLIPS.has(k) ? el("span", {class: "chip"}, flipLabel(FLIPS.get(k))) : ""),
+          el("td", {}, el("a", {href: "#case/" + encodeURIComponent(k)}, idText(k)), FLIPS.has(k) ? el("span", {class: "chip"}, flipLabel(FLIPS.get(k))) : ""),
           el("td", {}, c.kind), el("td", {}, c.label || ""), el("td", {class: "input", title: (c.in || []).join(" ⏎ ")}, (c.in || []).join(" ⏎ ")),
           cs.map(x => el("td", {class: "num"}, x ? usd(x.usd) : "")),
           el("td", {class: "wrap"}, fails.join("; "))));
@@ -350,14 +410,20 @@
       return rows;
     };
     const head = ["", "check", "expected", "got", "reason"];
-    const failed = c.checks.filter(k => !k.p && !k.x), rest = c.checks.filter(k => k.p || k.x);
+    const checks = c.checks || [];
+    const failed = checks.filter(k => !k.p && !k.x), rest = checks.filter(k => k.p || k.x);
     const box = el("div", {class: "checks"});
     if (failed.length) box.append(table(head, failed.flatMap(row), "checks"));
-    if (rest.length) {
+    if (c.k > 1 && rest.length) {
+      // A later sample's passing checks come by name only (the page
+      // would be mostly them); sample 1 shows what they expect.
+      box.append(el("p", {class: "muted passed-names"}, `${rest.length} more checks passed (or only measure): ` +
+        rest.map(k => k.s + ": " + k.n).join("; ")));
+    } else if (rest.length) {
       const t = table(head, rest.flatMap(row), "checks");
       box.append(failed.length ? el("details", {}, el("summary", {}, `${rest.length} more checks passed (or only measure)`), t) : t);
     }
-    if (!c.checks.length) box.append(el("p", {class: "muted"}, "No check ran."));
+    if (!checks.length) box.append(el("p", {class: "muted"}, "No check ran."));
     return box;
   }
   // gradesView shows the gold answer and, for each graded answer, its
@@ -375,7 +441,7 @@
   }
   function chips(pairs) {
     return el("div", {}, pairs.filter(([, v]) => v !== undefined && v !== "" && v !== false && v !== null)
-      .map(([k, v]) => el("span", {class: "chip"}, v === true ? k : k + ": " + v)));
+      .map(([k, v]) => el("span", {class: "chip"}, v === true ? k : k + ": " + num(k, v))));
   }
   function textBlock(title, text, open) {
     if (!text) return null;
@@ -412,8 +478,15 @@
       chips([["status", c.status], ["requested", c.requested_results], ["sent", c.sent_results], ["results", c.results],
         ["attempts", c.attempts], ["ms", c.latency_ms], ["id", c.id]]));
     if (c.error) box.append(el("pre", {}, "error: " + c.error));
+    // A result's address is web content: only an http or https one is a
+    // link.
+    const title = r => {
+      const href = safeURL(r.url);
+      return href ? el("a", {href: href, rel: "noreferrer noopener", target: "_blank"}, r.title || "(untitled)")
+        : el("span", {class: "nolink", title: "not an http or https address: not a link"}, r.title || "(untitled)");
+    };
     if (c.retrieved && c.retrieved.length) box.append(el("ol", {class: "results"}, c.retrieved.map(r => el("li", {},
-      el("a", {href: r.url, rel: "noreferrer noopener", target: "_blank"}, r.title || "(untitled)"), r.published ? el("span", {class: "muted"}, " · " + r.published) : "",
+      title(r), r.published ? el("span", {class: "muted"}, " · " + r.published) : "",
       el("div", {class: "url"}, r.url), r.snippet ? el("div", {class: "muted"}, r.snippet) : ""))));
     else if (c.urls && c.urls.length) box.append(el("ul", {}, c.urls.map(u => el("li", {class: "url"}, u))));
     return box;
@@ -436,20 +509,52 @@
     }
     return box;
   }
+  // sampleTrace is sample k's part of a case's trace: sample 1 is the
+  // trace itself, later samples are under "samples".
+  function sampleTrace(tr, k) {
+    if (!tr || k === 1) return tr;
+    const s = (tr.samples || []).find(x => x.sample === k);
+    return s ? {session: s.session} : null;
+  }
   function caseColumn(run, key) {
     const c = caseOf(run, key);
     const col = el("div", {class: "case-col"});
     if (COMPARE) col.append(el("h2", {}, (run ? "B: " : "A: ") + RUNS[run].meta.variant), el("p", {class: "muted"}, RUNS[run].name));
-    if (!c) { col.append(el("p", {}, "This run has no case " + key + ".")); return col; }
+    if (!c) { col.append(el("p", {}, "This run has no case ", idText(key), ".")); return col; }
     col.append(el("p", {}, badge(c), " ", chips([["dataset", c.dataset], ["kind", c.kind], ["label", c.label], ["tags", (c.tags || []).join(", ")]])));
-    if (c.error) col.append(el("h3", {}, "Error"), el("pre", {class: "error"}, c.error));
+    const trace = traceOf(run, key);
+    // evidence is a placeholder that becomes sample k's trace once the
+    // traces are read.
+    const evidence = k => {
+      const ev = el("div", {class: "muted"}, "loading the trace…");
+      trace.then(tr => {
+        const t = sampleTrace(tr, k);
+        ev.replaceWith(t ? evidenceView(t) : el("p", {class: "muted"}, tr
+          ? `No trace was kept for sample ${k} (a run older than samples' traces).`
+          : "No trace was recorded for this case (a merged report keeps none)."));
+      }, err => { ev.replaceWith(el("pre", {class: "error"}, "The trace could not be read: " + err.message)); });
+      return ev;
+    };
+    // The gold answer and the graded answers (sample 1's).
     if (c.grades && c.grades.length) col.append(el("h3", {}, "Correctness"), gradesView(c));
-    col.append(el("h3", {}, "Checks"), checksView(c), el("h3", {}, "What the model saw and did"));
-    const ev = el("div", {class: "muted"}, "loading the trace…");
-    col.append(ev);
-    traceOf(run, key).then(tr => {
-      ev.replaceWith(tr ? evidenceView(tr) : el("p", {class: "muted"}, "No trace was recorded for this case (a merged report keeps none)."));
-    }, err => { ev.replaceWith(el("pre", {class: "error"}, "The trace could not be read: " + err.message)); });
+    if (!c.samples || !c.samples.length) {
+      if (c.error) col.append(el("h3", {}, "Error"), el("pre", {class: "error"}, c.error));
+      col.append(el("h3", {}, "Checks"), checksView(c), el("h3", {}, "What the model saw and did"), evidence(1));
+      return col;
+    }
+    // A case of several samples shows every one: its outcome, checks with
+    // their diffs, and trace. The failing ones are open.
+    const all = samplesOf(c), n = all.length, k = passedSamples(c);
+    col.append(el("p", {class: "samples-line"}, `${k} of ${n} samples passed. The run's pass and fail counts take sample 1 (` +
+      (c.pass ? "pass" : "fail") + "); the samples table, pass^k and the flaky cases take all of them."));
+    const anyFailed = all.some(s => !s.pass || s.error);
+    for (const s of all) {
+      const failed = failedChecks(s);
+      col.append(el("details", {class: "sample", id: `sample-${run}-${s.k}`, open: !s.pass || !!s.error || (!anyFailed && s.k === 1)},
+        el("summary", {}, el("strong", {}, `Sample ${s.k}`), " ", sampleBadge(s), failed.length ? " " + failed.join("; ") : ""),
+        s.error ? el("pre", {class: "error"}, s.error) : "",
+        el("h3", {}, "Checks"), checksView(s), el("h3", {}, "What the model saw and did"), evidence(s.k)));
+    }
     return col;
   }
   function casePage(key) {
@@ -458,7 +563,7 @@
     const nav = el("p", {}, el("a", {href: "#cases"}, "← cases"),
       i > 0 ? [" · ", el("a", {href: "#case/" + encodeURIComponent(keys[i - 1])}, "previous")] : "",
       i >= 0 && i < keys.length - 1 ? [" · ", el("a", {href: "#case/" + encodeURIComponent(keys[i + 1])}, "next")] : "");
-    app.append(nav, el("h1", {id: "case-title"}, key));
+    app.append(nav, el("h1", {id: "case-title"}, idText(key)));
     if (COMPARE) {
       if (FLIPS.has(key)) {
         const f = FLIPS.get(key);

@@ -145,7 +145,7 @@ func JSON(meta report.Meta, recs []*report.CaseRecord) []byte {
 func Sampled(first *report.CaseRecord, more ...*report.CaseRecord) *report.CaseRecord {
 	var ss []report.SampleRecord
 	for i, m := range more {
-		ss = append(ss, report.SampleRecord{Sample: i + 2, Pass: m.Pass, Error: m.Error, Scores: m.Scores, Turns: m.Turns})
+		ss = append(ss, report.SampleRecord{Sample: i + 2, Pass: m.Pass, Error: m.Error, Scores: m.Scores, Turns: m.Turns, Trace: m.Trace})
 	}
 	first.SetSamples(ss)
 	return first

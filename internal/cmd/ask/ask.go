@@ -38,6 +38,9 @@ type Options struct {
 	// RulesOnlyConsent never asks the model about a consent reply the
 	// rules cannot place.
 	RulesOnlyConsent bool
+	// JSON prints a Phase 2 answer whole, its JSON envelope included, on a
+	// terminal too (off a terminal it always is).
+	JSON bool
 
 	// Transport replaces the HTTP transport in tests.
 	Transport http.RoundTripper
@@ -58,7 +61,13 @@ Keys: CEREBRAS_API_KEY (or OPENAI_API_KEY), TAVILY_API_KEY, EXA_API_KEY.
 Endpoints: SEARCHBENCH_LLM_BASE_URL (default https://api.cerebras.ai/v1; a vLLM
 server's /v1 works too), SEARCHBENCH_LLM_MODEL (default gpt-oss-120b),
 TAVILY_BASE_URL, EXA_BASE_URL; WEB_SEARCH_MAX_RESULTS caps results per query.
-To try it without keys, start 'searchbench sim' and export what it prints.`,
+To try it without keys, start 'searchbench sim' and export what it prints.
+
+On a terminal, a Phase 2 answer is shown without its JSON envelope (its
+bullets and sources are printed above it) and a status line on standard error
+says which search the turn is waiting for; --json prints the envelope too.
+Off a terminal (a pipe, a file) every answer is printed whole, as the
+contract lays it out, and no status line is drawn.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if runF != nil {
@@ -76,6 +85,7 @@ To try it without keys, start 'searchbench sim' and export what it prints.`,
 	f.IntVar(&opts.MaxRounds, "max-rounds", orchestrator.DefaultMaxRounds, "model requests in one Phase 2 tool loop")
 	f.BoolVar(&opts.RulesOnlyConsent, "rules-only-consent", false, "read consent replies with the rules alone: never ask the model about one they cannot place")
 	f.StringVar(&opts.Effort, "reasoning-effort", "", "GPT-OSS reasoning effort: low, medium or high (default: the server's)")
+	f.BoolVar(&opts.JSON, "json", false, "print a Phase 2 answer's JSON envelope on a terminal too (off a terminal it always is)")
 	return cmd
 }
 
@@ -103,7 +113,9 @@ func askRun(ctx context.Context, opts *Options) (err error) {
 	if err != nil {
 		return cmdutil.Usage(err)
 	}
+	st := newStatus(opts.IO)
 	a, err := orchestrator.New(clients, orchestrator.Options{
+		Progress:         st.search,
 		Prompts:          v,
 		Mode:             mode,
 		Repair:           opts.Repair,
@@ -131,17 +143,18 @@ func askRun(ctx context.Context, opts *Options) (err error) {
 	}
 	if opts.Once != "" {
 		t, err := s.Turn(ctx, opts.Once)
+		st.clear()
 		if err != nil {
 			return cmdutil.Infra(err)
 		}
-		fmt.Fprintln(opts.IO.Out, t.Output)
+		fmt.Fprintln(opts.IO.Out, shown(t.Output, opts.JSON || !opts.IO.IsStdoutTTY()))
 		return nil
 	}
-	return converse(ctx, opts, s)
+	return converse(ctx, opts, s, st)
 }
 
 // converse reads one message per line until end of input.
-func converse(ctx context.Context, opts *Options, s *orchestrator.Session) error {
+func converse(ctx context.Context, opts *Options, s *orchestrator.Session, st *status) error {
 	in := bufio.NewScanner(opts.IO.In)
 	in.Buffer(make([]byte, 64*1024), 1<<20)
 	prompt := func() {
@@ -157,6 +170,7 @@ func converse(ctx context.Context, opts *Options, s *orchestrator.Session) error
 			continue
 		}
 		t, err := s.Turn(ctx, text)
+		st.clear()
 		switch {
 		case errors.Is(err, context.Canceled):
 			return cmdutil.Infra(err)
@@ -164,7 +178,7 @@ func converse(ctx context.Context, opts *Options, s *orchestrator.Session) error
 			// The session stays usable: report and carry on.
 			fmt.Fprintf(opts.IO.ErrOut, "searchbench: %v\n", err)
 		default:
-			fmt.Fprintln(opts.IO.Out, t.Output)
+			fmt.Fprintln(opts.IO.Out, shown(t.Output, opts.JSON || !opts.IO.IsStdoutTTY()))
 		}
 		prompt()
 	}

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -85,5 +86,50 @@ func TestMissingKeys(t *testing.T) {
 		if !strings.Contains(errOut.String(), v) {
 			t.Errorf("stderr does not name %s: %s", v, errOut)
 		}
+	}
+}
+
+// TestTerminalShowsStatusAndNoEnvelope: on a terminal, a Phase 2 turn
+// draws a status line on stderr while it searches ("searching Tavily… 3
+// results") and clears it before the answer, which is shown without its
+// JSON envelope unless --json asks for it. Off a terminal there is no
+// status line and the answer is printed whole.
+func TestTerminalShowsStatusAndNoEnvelope(t *testing.T) {
+	const q = "? who is the current CEO of Microsoft"
+	status := regexp.MustCompile(`\r\x1b\[Ksearching (Tavily|Exa)… \d+ results?`)
+	for _, tc := range []struct {
+		name           string
+		tty            bool
+		args           []string
+		status, fenced bool
+	}{
+		{"terminal", true, nil, true, false},
+		{"terminal --json", true, []string{"--json"}, true, true},
+		{"pipe", false, nil, false, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			io, out, errOut := cmdutil.Test("")
+			io.Getenv = simEnv(t)
+			io.SetTTY(tc.tty, tc.tty)
+			if code := root.Main(context.Background(), append([]string{"ask", "--once", q}, tc.args...), io); code != 0 {
+				t.Fatalf("exit %d, stderr: %q", code, errOut)
+			}
+			text := out.String()
+			if !strings.HasPrefix(text, answer.Phase2Header+"\nVerification: ") || !strings.Contains(text, "\nSources:\n1. ") {
+				t.Fatalf("not a Phase 2 answer with its sources:\n%s", text)
+			}
+			if got := strings.Contains(text, "```json"); got != tc.fenced {
+				t.Errorf("JSON envelope printed: %v, want %v\n%s", got, tc.fenced, text)
+			}
+			if got := status.MatchString(errOut.String()); got != tc.status {
+				t.Errorf("status line drawn: %v, want %v; stderr %q", got, tc.status, errOut)
+			}
+			if tc.status && !strings.HasSuffix(errOut.String(), "\r\x1b[K") {
+				t.Errorf("the status line is not cleared before the answer: stderr %q", errOut)
+			}
+			if !tc.status && errOut.Len() != 0 {
+				t.Errorf("stderr off a terminal: %q", errOut)
+			}
+		})
 	}
 }

@@ -58,12 +58,17 @@ type Result struct {
 	Query string `json:"query"`
 	Rule  string `json:"rule"`
 	// DecidedBy is "rule" or "model" for a consent reply; Unplaced says the
-	// rules could not place it; Reason is the model's reason, or why the
-	// rules' reading stands; Scope is a scoped assent's limit.
-	DecidedBy string `json:"decided_by,omitempty"`
-	Unplaced  bool   `json:"unplaced,omitempty"`
-	Reason    string `json:"reason,omitempty"`
-	Scope     string `json:"scope,omitempty"`
+	// rules left it to the model, Deferred why (the precision rules of
+	// orchestrator/consent), and RulesReading what the clause rules read
+	// before they deferred it; Reason is the model's reason, or why the
+	// rules' reading stands; Scope is the condition a consent put on the
+	// search, which Phase 2 gets as an instruction.
+	DecidedBy    string `json:"decided_by,omitempty"`
+	Unplaced     bool   `json:"unplaced,omitempty"`
+	Deferred     string `json:"deferred,omitempty"`
+	RulesReading string `json:"rules_reading,omitempty"`
+	Reason       string `json:"reason,omitempty"`
+	Scope        string `json:"scope,omitempty"`
 }
 
 // NewCmdClassify returns the classify command. runF replaces classifyRun in
@@ -87,11 +92,15 @@ search for the previous query (phase2), NO declines (decline).
 The arguments are joined by one space. The decision is printed as JSON with the
 id of the rule that decided; the rules are listed in orchestrator/consent/doc.go.
 
-A consent reply the rules cannot place (no yes, no or search word, and no sign
-of a question: "unplaced") is sent to the chat model as a small classification
-request, as in a live session, when a model is configured (CEREBRAS_API_KEY or
-OPENAI_API_KEY, SEARCHBENCH_LLM_BASE_URL; 'searchbench sim' answers it from its
-policy); "decided_by" says which decided. --rules-only shows the rules' verdict
+The rules decide only what they are sure of. A consent reply they leave to the
+model ("unplaced": its language is not settled, a negation stands beside a yes,
+a no follows a yes uncorrected, it only acknowledges…; "deferred" says which,
+"rules_reading" what the clause rules read) is sent to the chat model as a small
+classification request with the previous query (--previous), as in a live
+session, when a model is configured (CEREBRAS_API_KEY or OPENAI_API_KEY,
+SEARCHBENCH_LLM_BASE_URL; 'searchbench sim' answers it from its policy), with
+seed's consent.md as its prompt; "decided_by" says which decided. A verdict the
+model gives off its schema is an error. --rules-only shows the rules' verdict
 alone and never sends a request.`,
 		Example: `  searchbench classify "What are current EU AI regulations?"
   searchbench classify --awaiting-consent "no thanks, but what about Y?"
@@ -110,12 +119,15 @@ alone and never sends a request.`,
 	}
 	cmd.Flags().BoolVar(&opts.AwaitingConsent, "awaiting-consent", false, "the previous turn was a Phase 1 answer awaiting consent")
 	cmd.Flags().BoolVar(&opts.RulesOnly, "rules-only", false, "show the consent rules' verdict alone: never ask the chat model")
-	cmd.Flags().StringVar(&opts.Previous, "previous", "", "the previous query, shown as the query for YES, SEARCH_NOW and NO (default \""+PreviousPlaceholder+"\")")
+	cmd.Flags().StringVar(&opts.Previous, "previous", "", "the previous query: the reply's language is read with it, and it is the query of YES, SEARCH_NOW and NO (default \""+PreviousPlaceholder+"\")")
 	return cmd
 }
 
 func classifyRun(ctx context.Context, opts *Options) error {
-	d := consent.Decide(opts.Text, opts.AwaitingConsent)
+	d := consent.Decide(opts.Text, false)
+	if opts.AwaitingConsent {
+		d = consent.DecideAfter(opts.Text, opts.Previous)
+	}
 	r := Result{
 		Input:           d.Input,
 		Normalized:      consent.Normalize(d.Input),
@@ -126,6 +138,8 @@ func classifyRun(ctx context.Context, opts *Options) error {
 		Query:           d.Query,
 		Rule:            d.Rule,
 		Unplaced:        d.Unplaced,
+		Deferred:        d.Deferred,
+		RulesReading:    string(d.Reading),
 		Scope:           d.Scope,
 	}
 	if d.AwaitingConsent {
@@ -172,7 +186,10 @@ func askModel(ctx context.Context, opts *Options, r *Result) error {
 	if err != nil {
 		return cmdutil.Usage(err)
 	}
-	t := orchestrator.ClassifyWithModel(ctx, c, r.Input)
-	r.Intent, r.Phase, r.Query, r.DecidedBy, r.Reason = t.Intent, t.Phase, t.Query, t.IntentBy, t.IntentReason
+	t, err := orchestrator.ClassifyWithModel(ctx, c, nil, r.Input, opts.Previous)
+	if err != nil {
+		return cmdutil.Infra(fmt.Errorf("classify %q: %w", r.Input, err))
+	}
+	r.Intent, r.Phase, r.Query, r.DecidedBy, r.Reason, r.Scope = t.Intent, t.Phase, t.Query, t.IntentBy, t.IntentReason, t.ConsentScope
 	return nil
 }

@@ -99,15 +99,16 @@ func TestClassify(t *testing.T) {
 // configured chat model (here a loopback stand-in), whose verdict decides;
 // --rules-only, or no model configured, leaves the rules' reading.
 func TestClassifyModel(t *testing.T) {
+	const unsettled = "its language is not settled: the word \u201cmaleey\u201d is in no language the lexicon or the English word list knows"
 	var requests atomic.Int32
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		requests.Add(1)
 		body, _ := io.ReadAll(r.Body)
-		if !strings.Contains(string(body), `"name":"consent_intent"`) || !strings.Contains(string(body), `"content":"Maleey"`) {
+		if !strings.Contains(string(body), `"name":"consent_intent"`) || !strings.Contains(string(body), `Reply: Maleey"`) || !strings.Contains(string(body), `Previous question: What is the capital of Djibouti`) {
 			t.Errorf("request is no classification of the reply: %s", body)
 		}
 		w.Header().Set("Content-Type", "application/json")
-		fmt.Fprint(w, `{"id":"x","object":"chat.completion","model":"m","choices":[{"index":0,"message":{"role":"assistant","content":"{\"intent\":\"NO\",\"reason\":\"Afar for no.\"}"},"finish_reason":"stop"}],"usage":{"prompt_tokens":1,"completion_tokens":1,"total_tokens":2}}`)
+		fmt.Fprint(w, `{"id":"x","object":"chat.completion","model":"m","choices":[{"index":0,"message":{"role":"assistant","content":"{\"intent\":\"NO\",\"scope\":\"\",\"reason\":\"Afar for no.\"}"},"finish_reason":"stop"}],"usage":{"prompt_tokens":1,"completion_tokens":1,"total_tokens":2}}`)
 	}))
 	defer srv.Close()
 	env := map[string]string{"CEREBRAS_API_KEY": "csk-test", "SEARCHBENCH_LLM_BASE_URL": srv.URL + "/v1"}
@@ -118,12 +119,13 @@ func TestClassifyModel(t *testing.T) {
 		want     classify.Result
 		requests int32
 	}{
-		{name: "model decides", args: []string{"classify", "--awaiting-consent", "Maleey"}, env: env, requests: 1,
+		{name: "model decides", args: []string{"classify", "--awaiting-consent", "--previous", "What is the capital of Djibouti", "Maleey"}, env: env, requests: 1,
 			want: classify.Result{Input: "Maleey", Normalized: "maleey", AwaitingConsent: true, Intent: "NO", Phase: "decline",
-				Query: "<previous query>", Rule: "new.content", DecidedBy: "model", Unplaced: true, Reason: "Afar for no."}},
+				Query: "What is the capital of Djibouti", Rule: "defer.language", DecidedBy: "model", Unplaced: true, Reason: "Afar for no.",
+				Deferred: unsettled, RulesReading: "NEW_QUERY"}},
 		{name: "rules only", args: []string{"classify", "--awaiting-consent", "--rules-only", "Maleey"}, env: env,
 			want: classify.Result{Input: "Maleey", Normalized: "maleey", AwaitingConsent: true, Intent: "NEW_QUERY", Phase: "phase1",
-				Query: "Maleey", Rule: "new.content", DecidedBy: "rule", Unplaced: true}},
+				Query: "Maleey", Rule: "defer.language", DecidedBy: "rule", Unplaced: true, Deferred: unsettled, RulesReading: "NEW_QUERY"}},
 		{name: "placed by the rules", args: []string{"classify", "--awaiting-consent", "nope"}, env: env,
 			want: classify.Result{Input: "nope", Normalized: "nope", AwaitingConsent: true, Intent: "NO", Phase: "decline",
 				Query: "<previous query>", Rule: "no.word", DecidedBy: "rule"}},

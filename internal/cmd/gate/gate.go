@@ -41,6 +41,7 @@ type Flags struct {
 	Gates         string
 	Baseline      string
 	BaselineRef   string
+	Accept        string
 	AllowMismatch bool
 }
 
@@ -53,6 +54,7 @@ func (f *Flags) Register(fs *pflag.FlagSet, gatesUsage string) {
 	fs.StringVar(&f.Baseline, "baseline", "", "baseline report `JSON` to gate against (a release gate: the committed baseline)")
 	fs.StringVar(&f.BaselineRef, "baseline-ref", "", "gate against the baseline committed at git `REF` (origin/main, HEAD~1; REF:path for another file than "+
 		DefaultBaselinePath+"): a change judged against its base, where changed prompts are expected and improvements never fail")
+	fs.StringVar(&f.Accept, "accept", "", "regressions the change accepts, each with its reason (`YAML`; default: "+evalgate.AcceptFile+" beside --gates, when it exists)")
 	fs.BoolVar(&f.AllowMismatch, "allow-mismatch", false, "allow a baseline of another variant or mode")
 }
 
@@ -67,6 +69,10 @@ type Judge struct {
 	// PromptsChanged allows a variant-hash change against a baseline file
 	// (see evalgate.Options).
 	PromptsChanged bool
+	// Accept are the accepted regressions; BaseGates the gates file at the
+	// reference (nil without one, or when the base has none).
+	Accept    *evalgate.Acceptances
+	BaseGates *evalgate.Config
 }
 
 // Load checks the flags before any work is done: the gates file parses
@@ -116,8 +122,47 @@ func (f *Flags) Load(out string) (*Judge, error) {
 		}
 		j.Reference, j.refData = ref, data
 		j.Baseline = ref.Path + "@" + ref.Ref
+		// The gates file the base judged with, to name how this change
+		// weakens it. A base without one (the file is new) has nothing to
+		// weaken.
+		if old, err := exec.Command("git", "show", ref.Commit+":"+filepath.ToSlash(filepath.Clean(f.Gates))).Output(); err == nil {
+			if bc, err := evalgate.Load(f.Gates+"@"+ref.Ref, old, score.All()); err == nil {
+				j.BaseGates = bc
+			}
+		}
+	}
+	acc := f.Accept
+	if acc == "" {
+		acc = filepath.Join(filepath.Dir(f.Gates), evalgate.AcceptFile)
+		if _, err := os.Stat(acc); err != nil {
+			acc = ""
+		}
+	}
+	if acc != "" {
+		data, err := os.ReadFile(acc)
+		if err != nil {
+			return nil, cmdutil.Usage(fmt.Errorf("reading accepted regressions: %w", err))
+		}
+		if j.Accept, err = evalgate.LoadAcceptances(filepath.ToSlash(acc), data); err != nil {
+			return nil, cmdutil.Usage(err)
+		}
 	}
 	return j, nil
+}
+
+// baselineID is the fingerprint of the baseline's bytes ("" without one).
+func (j *Judge) baselineID() (string, error) {
+	switch {
+	case j.Reference != nil:
+		return report.Fingerprint(j.refData), nil
+	case j.Baseline != "":
+		data, err := os.ReadFile(j.Baseline)
+		if err != nil {
+			return "", cmdutil.Infra(fmt.Errorf("reading baseline: %w", err))
+		}
+		return report.Fingerprint(data), nil
+	}
+	return "", nil
 }
 
 // ReadRef reads the baseline committed at spec, "REF" (reports/baseline.json)
@@ -165,11 +210,16 @@ func (j *Judge) Evaluate(src report.Source) (*report.Gate, error) {
 	case j.Baseline != "":
 		base = report.File(j.Baseline)
 	}
+	id, err := j.baselineID()
+	if err != nil {
+		return nil, err
+	}
 	v, err := evalgate.Evaluate(j.Config, src, base, evalgate.Options{AllowMismatch: j.AllowMismatch, Scorers: score.All(),
-		Reference: j.Reference, PromptsChanged: j.PromptsChanged})
+		Reference: j.Reference, PromptsChanged: j.PromptsChanged, Accept: j.Accept, BaselineID: id, BaseGates: j.BaseGates})
 	var mm *evalgate.MismatchError
+	var ae *evalgate.AcceptError
 	switch {
-	case errors.As(err, &mm):
+	case errors.As(err, &mm), errors.As(err, &ae):
 		return nil, cmdutil.Usage(err)
 	case err != nil:
 		return nil, cmdutil.Infra(err)
@@ -184,6 +234,15 @@ func Print(w io.Writer, v *report.Gate, width int) error {
 		return err
 	}
 	return evalgate.WriteWidth(w, v, false, width)
+}
+
+// PrintQuiet writes what --quiet shows of a verdict: the verdict line
+// alone on a pass; the violations and the line on a failure. The notes,
+// new and improved cases stay in the report.
+func PrintQuiet(w io.Writer, v *report.Gate, width int) error {
+	q := *v
+	q.Notes, q.NewCases, q.Improved = nil, nil, nil
+	return evalgate.WriteWidth(w, &q, false, width)
 }
 
 // Exit is the command's result for verdict v: nil for a pass, an exit-1
@@ -288,7 +347,10 @@ func Publish(src report.Source, traces string, v *report.Gate, targets []Target,
 			{outs.Markdown, func(w io.Writer) (report.Writer, error) { return report.NewMarkdown(w, text), nil }},
 			{outs.JUnit, func(w io.Writer) (report.Writer, error) { return report.NewJUnit(w), nil }},
 			{outs.HTML, func(w io.Writer) (report.Writer, error) {
-				return report.NewHTML(w, report.HTMLOptions{Name: htmlName(outs.JSON), Traces: traceSrc})
+				// The page names the report where it will be, not the
+				// temporary folder it is written in: two runs of the same
+				// inputs write the same page.
+				return report.NewHTML(w, report.HTMLOptions{Name: htmlName(t.Outs.JSON), Traces: traceSrc})
 			}},
 		} {
 			if o.path == "" {

@@ -105,9 +105,19 @@ func thousands(n int) string {
 	return b.String()
 }
 
+// spentString is what was spent: dollars, or for a model with no price
+// "unpriced" and the searches' dollars, never a dollar figure that leaves
+// the model's tokens out.
+func spentString(usd float64, unpriced *price.UnpricedError) string {
+	if unpriced != nil {
+		return fmt.Sprintf("an unpriced amount (searches %s; %v)", usdString(usd), unpriced)
+	}
+	return usdString(usd)
+}
+
 // progressLine is the progress bar's description: requests sent, 429s
 // absorbed and dollars so far (the bar adds cases and the ETA).
-func progressLine(p *httpx.Pacer, b *budget) string {
+func progressLine(p *httpx.Pacer, b *budget, unpriced *price.UnpricedError) string {
 	var parts []string
 	if p != nil {
 		sent, absorbed := 0, 0
@@ -117,31 +127,23 @@ func progressLine(p *httpx.Pacer, b *budget) string {
 		}
 		parts = append(parts, fmt.Sprintf("%d req", sent), fmt.Sprintf("%d×429 absorbed", absorbed))
 	}
-	parts = append(parts, usdString(b.spentUSD))
+	if unpriced != nil {
+		parts = append(parts, "unpriced")
+	} else {
+		parts = append(parts, usdString(b.spentUSD))
+	}
 	return strings.Join(parts, " · ")
 }
 
-// pacingSummary is the line printed after a live recording.
-func pacingSummary(p *httpx.Pacer) string {
-	var parts []string
-	for _, s := range p.Stats() {
-		if s.Sent == 0 {
-			continue
-		}
-		from := "configured"
-		if s.Learned {
-			from = "from headers"
-		}
-		parts = append(parts, fmt.Sprintf("%s %d requests, %d×429 absorbed, %d passed on, paced at %s/s (%s)", s.Name, s.Sent, s.Absorbed, s.Passed, strconv.FormatFloat(s.Rate, 'g', 3, 64), from))
-	}
-	if len(parts) == 0 {
-		return "pacing: no requests sent"
-	}
-	return "pacing: " + strings.Join(parts, "; ")
+// estimateModel is the model an estimate prices: its name, the name its
+// price was found under, or why it has none.
+type estimateModel struct {
+	name, pricedAs string
+	unpriced       *price.UnpricedError
 }
 
 // printEstimate prints what recording the selection would take.
-func printEstimate(w io.Writer, items []evalrun.Item, ests []evalrun.Estimate, prov *price.Providers, model string, samples int) {
+func printEstimate(w io.Writer, items []evalrun.Item, ests []evalrun.Estimate, plans map[string]price.LanePlan, m estimateModel, samples int) {
 	req := map[string]int{}
 	var u price.Usage
 	var usd float64
@@ -161,6 +163,10 @@ func printEstimate(w io.Writer, items []evalrun.Item, ests []evalrun.Estimate, p
 			from["a cassette"]++
 		}
 	}
+	model := m.name
+	if m.pricedAs != "" && m.pricedAs != m.name {
+		model += " (priced as " + m.pricedAs + ")"
+	}
 	fmt.Fprintf(w, "estimate for %d cases × %d sample(s), model %s:\n", len(items), samples, model)
 	var rs []string
 	all := 0
@@ -170,11 +176,20 @@ func printEstimate(w io.Writer, items []evalrun.Item, ests []evalrun.Estimate, p
 	}
 	fmt.Fprintf(w, "  requests  %d (%s)\n", all, strings.Join(rs, ", "))
 	fmt.Fprintf(w, "  tokens    %s (prompt %s, completion %s)\n", thousands(u.Tokens()), thousands(u.PromptTokens), thousands(u.CompletionTokens))
-	fmt.Fprintf(w, "  dollars   %s\n", usdString(usd))
+	if m.unpriced != nil {
+		fmt.Fprintf(w, "  dollars   unpriced: model %q has no price (the searches alone: %s)\n", m.name, usdString(usd))
+		labelled(w, "fix", m.unpriced.Fix())
+	} else {
+		fmt.Fprintf(w, "  dollars   %s\n", usdString(usd))
+	}
 	var longest time.Duration
-	var why []string
+	var why, unlimited []string
 	for _, lane := range price.Lanes {
-		l := prov.Limits[lane]
+		if !plans[lane].Published {
+			unlimited = append(unlimited, fmt.Sprintf("%s at %s", lane, plans[lane].Host))
+			continue
+		}
+		l := plans[lane].Limits
 		var d time.Duration
 		if r := l.RequestRate(); r > 0 && req[lane] > 0 {
 			d = time.Duration(float64(req[lane]) / r * float64(time.Second))
@@ -189,16 +204,36 @@ func printEstimate(w io.Writer, items []evalrun.Item, ests []evalrun.Estimate, p
 		}
 		why = append(why, fmt.Sprintf("%s %s", lane, d.Round(time.Second)))
 	}
-	for _, l := range report.WrapText(fmt.Sprintf("  time      at least %s at the configured rate limits (%s); a provider's headers may allow more", longest.Round(time.Second), strings.Join(why, ", ")), report.DefaultWidth, "            ") {
-		fmt.Fprintln(w, l)
+	var line string
+	switch {
+	case len(why) == 0:
+		line = "no published rate limits apply (" + strings.Join(unlimited, ", ") +
+			"): bounded by requests in flight, and by the servers' headers or 429s"
+	default:
+		line = fmt.Sprintf("at least %s at the published rate limits (%s); a provider's headers may allow more", longest.Round(time.Second), strings.Join(why, ", "))
+		if len(unlimited) > 0 {
+			line += "; no published limits for " + strings.Join(unlimited, ", ")
+		}
 	}
+	labelled(w, "time", line)
 	var fs []string
 	for _, k := range []string{"a cassette", "their dataset's mean", "defaults"} {
 		if from[k] > 0 {
 			fs = append(fs, fmt.Sprintf("%d from %s", from[k], k))
 		}
 	}
-	for _, l := range report.WrapText(fmt.Sprintf("  estimated %s; prices and limits from config/providers.yaml", strings.Join(fs, ", ")), report.DefaultWidth, "            ") {
-		fmt.Fprintln(w, l)
+	labelled(w, "estimated", strings.Join(fs, ", ")+"; prices and limits from config/providers.yaml")
+}
+
+// labelled prints one line of the estimate: its label in a column of its
+// own, the text wrapped beside it.
+func labelled(w io.Writer, label, text string) {
+	const col = 12 // "  " + the widest label, "estimated", + " "
+	for i, l := range report.WrapText(text, report.DefaultWidth-col, "") {
+		if i == 0 {
+			fmt.Fprintf(w, "  %-*s%s\n", col-2, label, l)
+		} else {
+			fmt.Fprintf(w, "%*s%s\n", col, "", l)
+		}
 	}
 }

@@ -37,6 +37,7 @@ type Options struct {
 	Filter    []string
 	Parallel  int
 	Samples   int
+	Seed      int64
 	Force     bool
 
 	// Providers is the rate limits and prices file ("": config/providers.yaml
@@ -83,16 +84,28 @@ EXA_BASE_URL. Keys are scrubbed before anything is written.
 it) and the variant's temperature. Without --samples, each case keeps the
 number of samples recorded.json lists for it (one for a new case).
 
+--seed S draws every sample afresh, sample 1 included: sample k's requests
+carry "seed": S·1000+k, and recorded.json keeps S so a replay sends the same
+seeds. Two seeds give independent draws, as two re-recordings against a live
+model do: record the unchanged prompt with a few seeds and gate each against
+the baseline to see how often noise alone fails your gate (make aa). Without
+--seed the draws are the default ones (sample 1 unseeded, sample k seeded k),
+so the shipped cassettes are reproducible.
+
 A cassette is replaced only when its case ran to the end; a failed case keeps
 its previous cassettes. --backend sim refuses to replace cassettes recorded live
 (recorded.json says which), naming them, unless --force.
 
 --backend live paces itself per provider (chat, Tavily, Exa): requests and
 tokens per minute from the providers' x-ratelimit-* headers when they send
-them, else from config/providers.yaml; a window of requests in flight that
-halves on a 429; Retry-After and reset headers honoured exactly. A 429 is
-waited out and the request sent again below the recorder, so cassettes hold
-no refusals.
+them, else from config/providers.yaml, whose published limits hold only at
+the provider's own host (a vLLM server, a gateway or the simulator starts
+bounded by the requests in flight, and is paced by its headers or its 429s);
+a window of requests in flight that halves on a 429; Retry-After and reset
+headers honoured exactly. A 429 is waited out and the request sent again
+below the recorder, so cassettes hold no refusals. Off a terminal, a line of
+progress is printed every tenth of the cases and every 10 seconds without
+one; the summary says where each provider's pace came from.
 
 --estimate prints, without sending anything, the requests, tokens, dollars
 and the time at the known rate limits that recording the selection would
@@ -119,6 +132,7 @@ the command exits 1 naming the budget, what was spent and the cases left;
 	f.StringArrayVar(&opts.Filter, "filter", nil, "select cases (as for run); repeatable")
 	f.IntVar(&opts.Parallel, "parallel", 4, "cases recorded at once (bounds requests in flight)")
 	f.IntVar(&opts.Samples, "samples", 0, "samples recorded per case, each in its own cassette with its own seed (0: as recorded.json lists, else 1)")
+	f.Int64Var(&opts.Seed, "seed", 0, "base `seed` of every sample's draws, sample 1 included (0: the default draws)")
 	f.BoolVar(&opts.Force, "force", false, "let --backend sim replace cassettes recorded live (refused otherwise: they cost money)")
 	f.StringVar(&opts.Providers, "providers", DefaultProviders, "rate limits and prices `file` (the built-in copy when the default is absent)")
 	f.Float64Var(&opts.MaxUSD, "max-usd", 0, "stop starting cases when the next would pass this many `dollars` (estimated; 0: no budget)")
@@ -147,6 +161,9 @@ func recordRun(ctx context.Context, opts *Options) error {
 	if opts.Samples < 0 || opts.Samples > MaxSamples {
 		return cmdutil.Usagef("--samples %d: want 1 to %d (or 0: as recorded)", opts.Samples, MaxSamples)
 	}
+	if opts.Seed < 0 || opts.Seed > evalrun.MaxSeed {
+		return cmdutil.Usagef("--seed %d: want 1 to %d (or 0: the default draws)", opts.Seed, evalrun.MaxSeed)
+	}
 	filter, err := dataset.ParseFilter(opts.Filter)
 	if err != nil {
 		return cmdutil.Usage(err)
@@ -164,6 +181,7 @@ func recordRun(ctx context.Context, opts *Options) error {
 		Parallel:  opts.Parallel,
 		Getenv:    opts.IO.Getenv,
 		Samples:   opts.Samples,
+		Seed:      opts.Seed,
 		Force:     opts.Force,
 	}
 	shelf := ropts.Shelf()
@@ -205,6 +223,16 @@ func recordRun(ctx context.Context, opts *Options) error {
 	if model == "" {
 		model = table.DefaultModel
 	}
+	// A model the price table does not know is unpriced: said everywhere
+	// a dollar figure would be, never shown as $0.
+	_, pricedAs, priced := table.Lookup(model)
+	var unpriced *price.UnpricedError
+	if !priced {
+		unpriced = &price.UnpricedError{Model: model}
+		if opts.MaxUSD > 0 {
+			return cmdutil.Usagef("--max-usd %s needs a price for the model: %v", usdString(opts.MaxUSD), unpriced)
+		}
+	}
 	// Estimates come from the case's own cassette, else the shipped seed
 	// recording of it.
 	shelves := []evalrun.Shelf{shelf}
@@ -220,7 +248,7 @@ func recordRun(ctx context.Context, opts *Options) error {
 		}
 	}
 	if opts.Estimate {
-		printEstimate(opts.IO.Out, traffic, ests, prov, model, max(opts.Samples, 1))
+		printEstimate(opts.IO.Out, traffic, ests, prov.PaceLimits(laneBases(opts.IO.Getenv)), estimateModel{name: model, pricedAs: pricedAs, unpriced: unpriced}, max(opts.Samples, 1))
 		return nil
 	}
 	if opts.Backend == evalrun.BackendSim {
@@ -236,11 +264,18 @@ func recordRun(ctx context.Context, opts *Options) error {
 		fmt.Fprintf(opts.IO.ErrOut, "WARNING: variant %s sets temperature 0: a real model's samples will hardly differ, so they measure little beyond the first\n", v.Name)
 	}
 	var pacer *httpx.Pacer
+	var plans map[string]price.LanePlan
 	if opts.Backend == evalrun.BackendLive && opts.NoPace {
 		ropts.Transport = opts.Transport
 	} else if opts.Backend == evalrun.BackendLive {
-		pacer = httpx.NewPacer(opts.Transport, httpx.PacerOptions{Lanes: prov.PaceLimits(), Route: evalrun.RouteRequest, Clock: opts.Clock})
+		// The published limits hold only at the provider's own host.
+		plans = prov.PaceLimits(laneBases(opts.IO.Getenv))
+		pacer = httpx.NewPacer(opts.Transport, httpx.PacerOptions{Lanes: paceLimits(plans), Route: evalrun.RouteRequest, Clock: opts.Clock})
 		ropts.Transport = pacer
+	}
+	clock := opts.Clock
+	if clock == nil {
+		clock = httpx.RealClock
 	}
 
 	est := make(map[string]evalrun.Estimate, total)
@@ -250,11 +285,28 @@ func recordRun(ctx context.Context, opts *Options) error {
 	var mu sync.Mutex
 	b := &budget{maxUSD: opts.MaxUSD, maxTokens: opts.MaxTokens, used: map[string]price.Usage{}}
 	var bar *progressbar.ProgressBar
+	var pipe *pipeProgress
+	stopPipe := func() {}
 	desc := "recording " + v.Name + "/" + mode
 	if opts.IO.IsStderrTTY() {
 		bar = progressbar.NewOptions(total, progressbar.OptionSetWriter(opts.IO.ErrOut),
 			progressbar.OptionSetDescription(desc), progressbar.OptionShowCount(), progressbar.OptionClearOnFinish(),
 			progressbar.OptionSetPredictTime(true))
+	} else {
+		// In a pipe (CI, a log file) a line every tenth of the cases, or
+		// every 10 seconds without one: a long recording never looks
+		// hung. The simulator's recordings are quick: by time only.
+		step := 0
+		if opts.Backend == evalrun.BackendLive {
+			step = max(1, total/10)
+		}
+		pipe = newPipeProgress(opts.IO.ErrOut, clock, &mu, desc, total, step, func() string { return progressLine(pacer, b, unpriced) })
+		pctx, stop := context.WithCancel(ctx)
+		var wg sync.WaitGroup
+		wg.Add(1)
+		go func() { defer wg.Done(); pipe.run(pctx) }()
+		stopPipe = func() { stop(); wg.Wait() }
+		defer stopPipe()
 	}
 	failed, finished := 0, 0 // finished: cases that started and ended, either way
 	ropts.Admit = func(c *dataset.Case) bool {
@@ -285,21 +337,29 @@ func recordRun(ctx context.Context, opts *Options) error {
 		}
 		b.finish(e, usd, tokens)
 		if bar != nil {
-			bar.Describe(desc + " " + progressLine(pacer, b))
+			bar.Describe(desc + " " + progressLine(pacer, b, unpriced))
 			bar.Add(1)
+		}
+		if pipe != nil {
+			pipe.done(err != nil)
 		}
 	}
 	err = evalrun.Record(ctx, items, ropts)
+	stopPipe()
 	if bar != nil {
 		bar.Finish()
 	}
 	if pacer != nil {
-		fmt.Fprintln(opts.IO.ErrOut, pacingSummary(pacer))
+		for _, line := range pacingSummary(pacer, plans) {
+			for _, l := range report.WrapText(line, cmdutil.DefaultWidth, "  ") {
+				fmt.Fprintln(opts.IO.ErrOut, l)
+			}
+		}
 	}
 	var budgetErr error
 	if b.stopped {
 		budgetErr = fmt.Errorf("budget reached: %s; spent %s (%s tokens) on %d cases; %d of %d cases left, not started (their cassettes are unchanged): raise the budget and run record --stale to resume",
-			b.describe(), usdString(b.spentUSD), thousands(b.spentTokens), finished, total-finished, total)
+			b.describe(), spentString(b.spentUSD, unpriced), thousands(b.spentTokens), finished, total-finished, total)
 	}
 	if err != nil || ctx.Err() != nil {
 		if err == nil {
@@ -328,7 +388,7 @@ func recordRun(ctx context.Context, opts *Options) error {
 	}
 	spent := ""
 	if opts.Backend == evalrun.BackendLive {
-		spent = "; spent " + usdString(b.spentUSD)
+		spent = "; spent " + spentString(b.spentUSD, unpriced)
 	}
 	if opts.Samples > 1 {
 		summary(opts, fmt.Sprintf("recorded %d cases × %d samples = %d cassettes under %s (variant %s, hash %s; backend %s%s)", total, opts.Samples, total*opts.Samples, filepath.ToSlash(shelf.Dir()), v.Name, v.Hash, by, spent))

@@ -12,6 +12,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/searchbench/searchbench/internal/cmd/accept"
 	"github.com/searchbench/searchbench/internal/cmd/ask"
 	"github.com/searchbench/searchbench/internal/cmd/check"
 	"github.com/searchbench/searchbench/internal/cmd/classify"
@@ -80,6 +81,7 @@ Exit codes: 0 ok, 1 a check or verdict failed, 2 usage or input error,
 		compare.NewCmdCompare(io, nil),
 		merge.NewCmdMerge(io, nil),
 		gate.NewCmdGate(io, nil),
+		accept.NewCmdAccept(io, nil),
 		power.NewCmdPower(io, nil),
 		sim.NewCmdSim(io, nil),
 		variant.NewCmdVariant(io),

@@ -29,9 +29,13 @@ const artifactsEnv = "SEARCHBENCH_ARTIFACTS"
 // the run wrote in headless Chromium and uses it as a reader would: the
 // page loads with no console error, the failing-cases filter lists only
 // failing cases, a failing case with a byte diff opens on its checks, its
-// diff and its trace (model requests, search calls). It saves screenshots
-// of the overview and of that case; with -update it also refreshes the
-// README's copies under docs/screenshots/.
+// diff and its trace (model requests, search calls); at 1280 px nothing of
+// the overview overlaps, at 420 px nothing scrolls sideways and ids wrap
+// only at separators; a sampled case shows how many samples passed ("6/10")
+// and every sample; the page declares a strict Content-Security-Policy; a
+// planted javascript: address is not a link. It saves screenshots of the
+// overview and of those cases; with -update it also refreshes the README's
+// copies under docs/screenshots/.
 func TestReportInBrowser(t *testing.T) {
 	// Debian's package installs chromium; other systems name it
 	// otherwise, and SEARCHBENCH_CHROMIUM may point at any build.
@@ -183,28 +187,41 @@ func TestReportInBrowser(t *testing.T) {
 	// On a phone (420 px wide) neither the overview nor a failing case's
 	// page scrolls sideways, and the failing check's reason is on screen.
 	narrowShots := map[string][]byte{}
+	wrapped := 0
 	for _, pg := range []struct{ name, hash, ready string }{
 		{"overview", "#", "table.heat"},
+		{"case list", "#cases?failing=1", "tr.case-row"},
 		{"failing case", "#case/" + strings.ReplaceAll(key, "/", "%2F"), "tr.check.fail td.reason"},
 	} {
 		var scrollW, clientW int
 		var png []byte
+		var breaks idBreaks
 		if err := chromedp.Run(bctx,
 			chromedp.EmulateViewport(narrowWidth, 900),
 			chromedp.Evaluate(fmt.Sprintf(`location.hash = %q`, pg.hash), nil),
 			chromedp.Poll(fmt.Sprintf(`!!document.querySelector(%q)`, pg.ready), nil),
 			chromedp.Evaluate(`document.scrollingElement.scrollWidth`, &scrollW),
 			chromedp.Evaluate(`document.scrollingElement.clientWidth`, &clientW),
+			chromedp.Evaluate(idBreaksJS, &breaks),
 			chromedp.CaptureScreenshot(&png),
 		); err != nil {
 			t.Fatalf("%s at %d px: %v (page problems: %v)", pg.name, narrowWidth, err, problems())
 		}
 		narrowShots["report-"+strings.ReplaceAll(pg.name, " ", "-")+"-420.png"] = png
+		// A case id that wraps does so after a separator ("/", "-"),
+		// never inside a word.
+		if len(breaks.Bad) > 0 {
+			t.Errorf("%s at %d px: case ids break inside a word: %s", pg.name, narrowWidth, strings.Join(breaks.Bad, "; "))
+		}
+		wrapped += breaks.Wrapped
 		if scrollW > clientW {
 			var wide string
 			chromedp.Run(bctx, chromedp.Evaluate(widestElements, &wide))
 			t.Errorf("%s at %d px scrolls sideways: %d px of content in %d; widest: %s", pg.name, narrowWidth, scrollW, clientW, wide)
 		}
+	}
+	if wrapped == 0 {
+		t.Errorf("at %d px no case id wrapped: the check of where ids break proves nothing", narrowWidth)
 	}
 	var reason struct {
 		Left, Right, Width, Client float64
@@ -222,6 +239,8 @@ func TestReportInBrowser(t *testing.T) {
 	if err := chromedp.Run(bctx, chromedp.EmulateViewport(1280, 900)); err != nil {
 		t.Fatal(err)
 	}
+	checkOverview1280(t, bctx, page, problems)
+	checkSampledCase(t, bctx, problems)
 	for name, png := range narrowShots {
 		if err := os.WriteFile(filepath.Join(artifacts, name), png, 0o644); err != nil {
 			t.Fatal(err)
@@ -247,6 +266,7 @@ func TestReportInBrowser(t *testing.T) {
 	if p := problems(); len(p) > 0 {
 		t.Errorf("the page reported problems:\n%s", strings.Join(p, "\n"))
 	}
+	checkHostilePage(t, bctx, dir, problems)
 
 	// compare --html: the two shipped variants side by side, the flipped
 	// cases first; a flipped case opens in two columns.

@@ -312,7 +312,7 @@ func runRun(ctx context.Context, opts *Options) error {
 	}
 	var terminal bytes.Buffer
 	var also []report.Writer
-	if !opts.Quiet {
+	if !opts.Quiet || verdict == nil {
 		also = append(also, report.NewTerminal(&terminal, terminalOptions(opts, text, outs)))
 	}
 	if err := cmdgate.Publish(src, traceSpill.Name(), verdict, targets, set, also...); err != nil {
@@ -323,12 +323,21 @@ func runRun(ctx context.Context, opts *Options) error {
 			return err
 		}
 	}
-	if !opts.Quiet {
+	switch {
+	case !opts.Quiet:
 		if _, err := terminal.WriteTo(opts.IO.Out); err != nil {
 			return cmdutil.Infra(err)
 		}
-	} else if verdict != nil {
-		if err := cmdgate.Print(opts.IO.Out, verdict, opts.IO.Width(opts.Wide)); err != nil {
+	case verdict != nil:
+		// One verdict line on a pass; the violations and the line on a
+		// failure (the notes are in the report).
+		if err := cmdgate.PrintQuiet(opts.IO.Out, verdict, opts.IO.Width(opts.Wide)); err != nil {
+			return cmdutil.Infra(err)
+		}
+	default:
+		// Ungated: the summary's first line, the counts.
+		first, _, _ := strings.Cut(terminal.String(), "\n\n")
+		if _, err := fmt.Fprintln(opts.IO.Out, first); err != nil {
 			return cmdutil.Infra(err)
 		}
 	}

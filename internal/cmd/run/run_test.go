@@ -132,7 +132,7 @@ func TestRun(t *testing.T) {
 		t.Fatalf("exit %d\n%s\n%s", code, out, errOut)
 	}
 	lines := strings.Split(strings.TrimRight(out, "\n"), "\n")
-	if !strings.HasPrefix(out, "searchbench: 4 cases: ") || !strings.HasPrefix(lines[len(lines)-2], "All metrics, tables and diffs: add -v") ||
+	if !strings.HasPrefix(out, "searchbench: simulator, policy seed: 4 cases: ") || !strings.HasPrefix(lines[len(lines)-2], "All metrics, tables and diffs: add -v") ||
 		lines[len(lines)-1] != "Every case, with what the model saw and did: "+filepath.Join(dir, "out", "report.html") {
 		t.Errorf("summary:\n%s", out)
 	}
@@ -143,7 +143,7 @@ func TestRun(t *testing.T) {
 	if code != cmdutil.ExitOK {
 		t.Fatalf("exit %d\n%s\n%s", code, out, errOut)
 	}
-	if !strings.HasPrefix(out, "searchbench: 4 cases: ") || !strings.Contains(out, "routing.accuracy") {
+	if !strings.HasPrefix(out, "searchbench: simulator, policy seed: 4 cases: ") || !strings.Contains(out, "routing.accuracy") {
 		t.Fatalf("tables:\n%s", out)
 	}
 	for _, m := range []string{"grounding.sources_retrieved ", "grounding.titles ", "grounding.claims ", "grounding.independence "} {
@@ -224,7 +224,7 @@ func TestRunErrors(t *testing.T) {
 		{"misspelt mode", []string{"run", "--mode", "structred"}, cmdutil.ExitUsage, `--mode "structred": want one of model, structured`},
 		{"misspelt mode, record", []string{"record", "--mode", "structred"}, cmdutil.ExitUsage, `--mode "structred": want one of model, structured`},
 		{"sim policy for live", []string{"record", "--backend", "live", "--sim-policy", "seed"}, cmdutil.ExitUsage, "--sim-policy applies to --backend sim only"},
-		{"unknown sim policy", []string{"record", "--sim-policy", "nope"}, cmdutil.ExitUsage, `--sim-policy "nope": no such simulator policy (policies: careful, careless, routing-examples, seed)`},
+		{"unknown sim policy", []string{"record", "--sim-policy", "nope"}, cmdutil.ExitUsage, `--sim-policy "nope": no such simulator policy (policies: breaks-three, careful, careless, routing-examples, seed)`},
 		{"unknown backend", []string{"record", "--backend", "cloud"}, cmdutil.ExitUsage, "unknown --backend"},
 		{"live without keys", []string{"record", "--backend", "live"}, cmdutil.ExitUsage, "TAVILY_API_KEY"},
 	}
@@ -238,8 +238,8 @@ func TestRunErrors(t *testing.T) {
 	}
 }
 
-// TestQuietStillPrintsErrors: --quiet drops the tables, never the error of
-// a case that could not run.
+// TestQuietStillPrintsErrors: --quiet prints one line and drops the
+// tables, never the error of a case that could not run.
 func TestQuietStillPrintsErrors(t *testing.T) {
 	dir := workspace(t)
 	p := filepath.Join(dir, "datasets/routing.yaml")
@@ -249,7 +249,8 @@ func TestQuietStillPrintsErrors(t *testing.T) {
 	if code != cmdutil.ExitInfra {
 		t.Fatalf("exit %d, want %d (a cassette miss)", code, cmdutil.ExitInfra)
 	}
-	if out != "" {
+	// One line on stdout: the counts (no tables).
+	if lines := strings.Split(strings.TrimRight(out, "\n"), "\n"); !strings.HasPrefix(out, "searchbench: simulator, policy seed: 4 cases: 3 passed, 0 failed, 1 error") || len(lines) > 2 {
 		t.Errorf("--quiet printed on stdout: %s", out)
 	}
 	if !strings.Contains(errOut, "Error: routing/iphone") || !strings.Contains(errOut, "no recorded interaction") ||
@@ -546,5 +547,44 @@ func TestCacheGivesByteIdenticalReports(t *testing.T) {
 		if tables[i] != tables[0] {
 			t.Errorf("the tables of the %s run differ", runs[i].out)
 		}
+	}
+}
+
+// TestTwoRunsWriteTheSamePage: two identical runs into the default --out
+// write byte-identical report.html files, and the page names the report
+// where it ends up (reports/latest/report.json), never the temporary folder
+// it was written in.
+func TestTwoRunsWriteTheSamePage(t *testing.T) {
+	repo, err := filepath.Abs(filepath.Join("..", "..", ".."))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Chdir(t.TempDir())
+	var pages []string
+	for i := range 2 {
+		io, _, stderr := cmdutil.Test("")
+		args := []string{"run", "--quiet", "--runs", "", "--filter", "dataset:routing", "--datasets", filepath.Join(repo, "datasets"),
+			"--cassettes", filepath.Join(repo, "cassettes"), "--prompts", filepath.Join(repo, "prompts"),
+			"--config", filepath.Join(repo, "config", "executor.yaml")}
+		if code := root.Main(context.Background(), args, io); code != cmdutil.ExitOK {
+			t.Fatalf("run %d: exit %d\n%s", i+1, code, stderr)
+		}
+		b, err := os.ReadFile(filepath.Join("reports", "latest", "report.html"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		pages = append(pages, string(b))
+	}
+	if pages[0] != pages[1] {
+		a, b := pages[0], pages[1]
+		i := 0
+		for i < len(a) && i < len(b) && a[i] == b[i] {
+			i++
+		}
+		t.Errorf("two identical runs wrote different pages; first difference at byte %d: %q vs %q",
+			i, a[max(0, i-40):min(len(a), i+40)], b[max(0, i-40):min(len(b), i+40)])
+	}
+	if !strings.Contains(pages[0], `"name":"reports/latest/report.json"`) || strings.Contains(pages[0], ".tmp") {
+		t.Errorf("the page does not name reports/latest/report.json, or names a temporary folder: %q", regexp.MustCompile(`"name":"[^"]*report.json"`).FindString(pages[0]))
 	}
 }

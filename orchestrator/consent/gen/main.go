@@ -11,6 +11,8 @@
 //     from CLDR's supplemental territoryInfo (npm package cldr-core,
 //     speakers.go), by which the classifier reads a word that is yes in
 //     one language and no in another;
+//   - english_words.txt.gz: the English words of Debian wamerican, by which
+//     the classifier tells an English reply (english.go);
 //   - lookalike_table.go: the letters that imitate a Latin letter, from the
 //     Unicode TS #39 confusables table (github.com/mtibben/confusables, which
 //     carries confusables.txt) and the names of the Latin small capitals
@@ -59,7 +61,15 @@ func main() {
 	glibc := flag.String("glibc", "/usr/share/i18n/locales", "glibc's locale sources (Debian locales), for the multilingual held-out set")
 	dataset := flag.String("heldout", "", "write the multilingual held-out set to this file (only to build it anew: it is never rewritten once measured)")
 	out := flag.String("out", "orchestrator/consent", "directory to write the generated files to")
+	englishOnly := flag.Bool("english-only", false, "write english_words.txt.gz alone (it needs only -dict)")
 	flag.Parse()
+	if *englishOnly {
+		if err := writeEnglish(*dict, *out); err != nil {
+			fmt.Fprintln(os.Stderr, "gen:", err)
+			os.Exit(1)
+		}
+		return
+	}
 	if err := run(*cldr, *core, debs, *dict, *out); err != nil {
 		fmt.Fprintln(os.Stderr, "gen:", err)
 		os.Exit(1)
@@ -79,7 +89,19 @@ type debList []string
 func (d *debList) String() string     { return strings.Join(*d, ",") }
 func (d *debList) Set(s string) error { *d = append(*d, s); return nil }
 
+// writeEnglish writes english_words.txt.gz from the word list dict.
+func writeEnglish(dict, out string) error {
+	data, err := englishWords(dict)
+	if err != nil {
+		return err
+	}
+	return writeAtomic(filepath.Join(out, "english_words.txt.gz"), data)
+}
+
 func run(cldr, core string, debs []string, dict, out string) error {
+	if err := writeEnglish(dict, out); err != nil {
+		return err
+	}
 	table, err := lookalikes()
 	if err != nil {
 		return err

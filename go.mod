@@ -3,10 +3,13 @@ module github.com/searchbench/searchbench
 go 1.26.8
 
 require (
+	github.com/agnivade/levenshtein v1.2.2
 	github.com/aymanbagabas/go-udiff v0.4.1
+	github.com/bcicen/go-units v1.0.5
 	github.com/chromedp/cdproto v0.0.0-20260321001828-e3e3800016bc
 	github.com/chromedp/chromedp v0.15.1
 	github.com/go-json-experiment/json v0.0.0-20260214004413-d219187c3433
+	github.com/goodsign/monday v1.0.2
 	github.com/jstemmer/go-junit-report/v2 v2.1.0
 	github.com/klauspost/compress v1.20.4
 	github.com/kljensen/snowball v0.10.0
@@ -30,7 +33,8 @@ require (
 )
 
 require (
-	github.com/agnivade/levenshtein v1.2.2 // indirect
+	github.com/Knetic/govaluate v3.0.0+incompatible // indirect
+	github.com/bcicen/bfstree v1.0.0 // indirect
 	github.com/bmatcuk/doublestar/v4 v4.10.0 // indirect
 	github.com/cespare/xxhash/v2 v2.3.0 // indirect
 	github.com/chromedp/sysutil v1.1.0 // indirect

@@ -83,11 +83,29 @@ type Case struct {
 	Mode   string // Phase 2 output mode for the whole flow ("" = the run's default)
 	Repair bool   // re-render markdown from a valid envelope instead of failing
 
+	// Answer is the case's gold answer (routing and flows), or nil: what
+	// the correctness scorers grade the answers to the case's question
+	// against (for a flow, its first question).
+	Answer *Gold
+
 	// Parser.
 	Prompt    string // the strategy whose system prompt produced the output
 	Reasoning string
 	Content   string
 	Expect    []Call
+}
+
+// Gold is a case's gold answer.
+type Gold struct {
+	// Accept are the accepted answers: aliases, or the several answers the
+	// question allows.
+	Accept []string
+	// Reject are known wrong answers.
+	Reject []string
+	// AsOf is the date (YYYY-MM-DD) the answer was true, for facts that
+	// change.
+	AsOf string
+	Line int // where answer: is in the file
 }
 
 // Turn is one user message of a flow and what must happen.
@@ -159,7 +177,15 @@ func (c *Case) Hash() string {
 		Repair                                                                bool
 		Turns                                                                 []turn
 		Expect                                                                []Call
-	}{c.ID, c.Kind, c.Note, c.Label, c.Query, c.Reply, c.Mode, c.Prompt, c.Reasoning, c.Content, c.Previous, c.Tags, c.Repair, nil, c.Expect}
+		// Left out when nil, so a case without a gold answer keeps the
+		// hash it had before answers existed.
+		Answer *Gold `json:",omitempty"`
+	}{c.ID, c.Kind, c.Note, c.Label, c.Query, c.Reply, c.Mode, c.Prompt, c.Reasoning, c.Content, c.Previous, c.Tags, c.Repair, nil, c.Expect, nil}
+	if c.Answer != nil {
+		g := *c.Answer
+		g.Line = 0 // where it sits does not count
+		v.Answer = &g
+	}
 	for _, t := range c.Turns {
 		v.Turns = append(v.Turns, turn{t.User, t.Expect})
 	}

@@ -10,6 +10,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"time"
 
 	"go.yaml.in/yaml/v3"
 
@@ -166,13 +167,13 @@ func (p *parser) parseCase(ds *Dataset, n *yaml.Node) *Case {
 	required := []string{"id"}
 	switch ds.Kind {
 	case KindRouting:
-		allowed = append(allowed, "query", "label")
+		allowed = append(allowed, "query", "label", "answer")
 		required = append(required, "query", "label")
 	case KindConsent:
 		allowed = append(allowed, "reply", "label", "previous")
 		required = append(required, "reply", "label")
 	case KindFlows:
-		allowed = append(allowed, "turns", "mode", "repair")
+		allowed = append(allowed, "turns", "mode", "repair", "answer")
 		required = append(required, "turns")
 	case KindParser:
 		allowed = append(allowed, "prompt", "reasoning", "content", "expect")
@@ -203,6 +204,9 @@ func (p *parser) parseCase(ds *Dataset, n *yaml.Node) *Case {
 		if len(c.ID) > MaxIDLen {
 			p.add(f, id, fmt.Sprintf("id is %d bytes long; at most %d fit the names of its cassettes (<id>.s<k>.yaml and the temporaries they are written through)", len(c.ID), MaxIDLen))
 		}
+		if strings.HasSuffix(c.ID, judgeSuffix) {
+			p.add(f, id, fmt.Sprintf("id %q ends in %s, which names the judge's cassette of case %q (<case>%s.yaml); choose another id", c.ID, judgeSuffix, strings.TrimSuffix(c.ID, judgeSuffix), judgeSuffix))
+		}
 		if m := sampleSuffixRE.FindStringSubmatch(c.ID); m != nil {
 			p.add(f, id, fmt.Sprintf("id %q ends in .s%s, which names the cassette of sample %s of case %q (<case>.s<k>.yaml); choose another id", c.ID, m[2], m[2], m[1]))
 		}
@@ -212,6 +216,9 @@ func (p *parser) parseCase(ds *Dataset, n *yaml.Node) *Case {
 	}
 	if f := fields["note"]; f != nil {
 		c.Note = p.str(f, id, "note")
+	}
+	if f := fields["answer"]; f != nil {
+		c.Answer = p.gold(f, id)
 	}
 	switch ds.Kind {
 	case KindRouting:
@@ -259,6 +266,81 @@ func (p *parser) parseCase(ds *Dataset, n *yaml.Node) *Case {
 		}
 	}
 	return c
+}
+
+// judgeSuffix ends the name of a case's judge cassette: <case>.judge.yaml.
+const judgeSuffix = ".judge"
+
+// gold reads a case's answer: one accepted answer, a list of them, or a
+// mapping {accept, reject, as_of}.
+func (p *parser) gold(n *yaml.Node, id string) *Gold {
+	g := &Gold{Line: n.Line}
+	switch n.Kind {
+	case yaml.ScalarNode:
+		if s := p.nonEmpty(n, id, "answer"); s != "" {
+			g.Accept = []string{s}
+		}
+	case yaml.SequenceNode:
+		g.Accept = p.answers(n, id, "answer")
+	case yaml.MappingNode:
+		fields := p.mapping(n, id, "answer", []string{"accept", "reject", "as_of"}, []string{"accept"})
+		if f := fields["accept"]; f != nil {
+			if f.Kind == yaml.ScalarNode {
+				if s := p.nonEmpty(f, id, "answer.accept"); s != "" {
+					g.Accept = []string{s}
+				}
+			} else {
+				g.Accept = p.answers(f, id, "answer.accept")
+			}
+		}
+		if f := fields["reject"]; f != nil {
+			if f.Kind == yaml.ScalarNode {
+				if s := p.nonEmpty(f, id, "answer.reject"); s != "" {
+					g.Reject = []string{s}
+				}
+			} else {
+				g.Reject = p.answers(f, id, "answer.reject")
+			}
+			for _, r := range g.Reject {
+				for _, a := range g.Accept {
+					if strings.EqualFold(strings.TrimSpace(r), strings.TrimSpace(a)) {
+						p.add(f, id, fmt.Sprintf("answer.reject: %q is also an accepted answer", r))
+					}
+				}
+			}
+		}
+		if f := fields["as_of"]; f != nil {
+			g.AsOf = p.str(f, id, "answer.as_of")
+			if _, err := time.Parse("2006-01-02", g.AsOf); f.Kind == yaml.ScalarNode && err != nil {
+				p.add(f, id, fmt.Sprintf("answer.as_of: %q is not a date (YYYY-MM-DD)", g.AsOf))
+			}
+		}
+	default:
+		p.add(n, id, "answer must be an accepted answer, a list of them, or a mapping {accept, reject, as_of}")
+	}
+	return g
+}
+
+// answers reads a list of answers, each a non-empty string.
+func (p *parser) answers(n *yaml.Node, id, field string) []string {
+	if n.Kind != yaml.SequenceNode {
+		p.add(n, id, field+" must be a list of answers")
+		return nil
+	}
+	if len(n.Content) == 0 {
+		p.add(n, id, field+" is empty")
+	}
+	var out []string
+	for _, e := range n.Content {
+		if e.Kind != yaml.ScalarNode {
+			p.add(e, id, field+" entry must be a string")
+			continue
+		}
+		if s := p.nonEmpty(e, id, field+" entry"); strings.TrimSpace(s) != "" {
+			out = append(out, s)
+		}
+	}
+	return out
 }
 
 func (p *parser) turns(n *yaml.Node, id string) []Turn {

@@ -57,6 +57,9 @@ type Config struct {
 	// Headline names the metrics the reports show first (at most
 	// MaxHeadline); empty means the gated ones.
 	Headline []string
+	// Judges holds judge-based metrics to a calibration (judges.go); nil
+	// when the file has no judges section.
+	Judges *Judges
 }
 
 // DefaultAlpha is the default family-wise error level of a gate.
@@ -118,8 +121,10 @@ func Load(file string, data []byte, scorers []score.Scorer) (*Config, error) {
 		return l.cfg, nil // an empty file gates nothing but flips
 	}
 	root := doc.Content[0]
-	for _, kv := range l.mapping(root, "the gates file", "thresholds", "regressions", "headline") {
+	for _, kv := range l.mapping(root, "the gates file", "thresholds", "regressions", "headline", "judges") {
 		switch kv.key.Value {
+		case "judges":
+			l.judges(kv.val)
 		case "thresholds":
 			l.thresholds(kv.val)
 		case "regressions":
@@ -468,7 +473,7 @@ func (l *loader) outOfRange(pattern, which string, v float64) string {
 // regression rule could fire (each ignored or with a tolerance of 1 or
 // more, the whole range).
 func (c *Config) vacuous(cat *score.Catalogue) string {
-	if len(c.Thresholds) > 0 || c.Flips || c.Improvements || c.NewFailures || c.RemovedCases || c.EditedCases || c.ChangedDatasets || c.Vanished {
+	if len(c.Thresholds) > 0 || c.Judges != nil || c.Flips || c.Improvements || c.NewFailures || c.RemovedCases || c.EditedCases || c.ChangedDatasets || c.Vanished {
 		return ""
 	}
 	for _, name := range cat.Expand() {

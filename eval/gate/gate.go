@@ -39,6 +39,7 @@ import (
 	"strings"
 
 	"github.com/searchbench/searchbench/eval/dataset"
+	"github.com/searchbench/searchbench/eval/grade"
 	"github.com/searchbench/searchbench/eval/report"
 	"github.com/searchbench/searchbench/eval/score"
 	"github.com/searchbench/searchbench/eval/stats"
@@ -65,7 +66,7 @@ const (
 )
 
 // kindOrder is the order violations are listed and counted in.
-var kindOrder = []string{KindDataset, KindThreshold, KindNoData, KindRegression, KindVanished,
+var kindOrder = []string{KindDataset, KindThreshold, KindNoData, KindCalibration, KindRegression, KindVanished,
 	KindRemoved, KindEdited, KindNewFailure, KindFlip, KindRateDrop, KindImproved}
 
 // Violation is one broken rule.
@@ -86,6 +87,9 @@ type Options struct {
 	// changed variant hash is then the change under review (a note, not a
 	// *MismatchError), and improvements are listed, never violations.
 	Reference *report.Reference
+	// ReadCalibration reads the calibration report of the gates file's
+	// judges section (nil: grade.ReadCalibration, from the working folder).
+	ReadCalibration func(path string) (*grade.CalibrationReport, error)
 	// PromptsChanged allows a changed variant hash against a baseline file
 	// too: the run already fails for the reason (its cassettes are stale),
 	// and the verdict is still worth writing.
@@ -170,7 +174,8 @@ func Evaluate(cfg *Config, current, baseline report.Source, opt Options) (*Verdi
 		cfg = &c
 	}
 	e := &evaluation{cfg: cfg, v: v, vanished: map[string][]string{}, improvementsFail: improvementsFail, pairs: map[string][]movedCase{},
-		invariant: score.Invariants(opt.Scorers), modelMetric: map[string]bool{}}
+		invariant: score.Invariants(opt.Scorers), modelMetric: map[string]bool{},
+		readCalibration: opt.ReadCalibration}
 	hashChangeOK := opt.Reference != nil || opt.PromptsChanged
 	if len(off) > 0 {
 		e.note("rules off in %s (they raise no violation): %s", cfg.File, strings.Join(off, ", "))
@@ -312,6 +317,7 @@ func Evaluate(cfg *Config, current, baseline report.Source, opt Options) (*Verdi
 			}
 		}
 		e.thresholds(curSum, baseM, len(curMeta.Filter) > 0)
+		e.judges(curMeta, curSum)
 		if base != nil {
 			e.regressions(baseM, curM)
 		}
@@ -451,6 +457,9 @@ type evaluation struct {
 	caseTests                   []caseTest
 	caseFamily, metricFamily    familySummary
 	singleFlips, singleImproved []singleFlip
+	// readCalibration reads the judges section's calibration report
+	// (nil: grade.ReadCalibration).
+	readCalibration func(path string) (*grade.CalibrationReport, error)
 }
 
 // movedCase is one shared case's outcomes of one metric in the baseline
@@ -693,9 +702,9 @@ func (e *evaluation) thresholds(s, base *report.Summary, filtered bool) {
 					Explanation: fmt.Sprintf("%s is below the minimum set at %s", m.Name, where)})
 			}
 			if t.Max != nil && (x == nil || x.Cmp(boundOf(t.MaxExact, *t.Max)) > 0) {
-				e.add(Violation{Kind: KindThreshold, Metric: m.Name,
+				e.add(Violation{Kind: KindThreshold, Metric: m.Name, Case: sample(m.CaseKeys),
 					Want: "≤ " + report.FormatNumber(m.Unit, *t.Max), Got: describe(m),
-					Explanation: fmt.Sprintf("%s is above the maximum set at %s", m.Name, where)})
+					Explanation: fmt.Sprintf("%s is above the maximum set at %s", m.Name, where) + metricCases(m)})
 			}
 		}
 		if matched {
@@ -714,6 +723,15 @@ func (e *evaluation) thresholds(s, base *report.Summary, filtered bool) {
 		e.add(Violation{Kind: KindNoData, Metric: t.Pattern, Want: bounds(t), Got: "no data",
 			Explanation: fmt.Sprintf("the threshold at %s cannot be checked: no case of this run produced %s (its scorer, check or cases are gone?); a gate that cannot check must not pass (no_data: pass allows it)", where, t.Pattern)})
 	}
+}
+
+// metricCases names the cases a metric lists (score.Metric.CaseKeys), for a
+// violation: "; cases: flows/a, flows/b".
+func metricCases(m score.Metric) string {
+	if len(m.CaseKeys) == 0 {
+		return ""
+	}
+	return "; cases: " + sample(m.CaseKeys)
 }
 
 func hasMatch(s *report.Summary, pattern string) bool {

@@ -58,7 +58,7 @@ colour: red
 		`gates.yaml:13:35: regression rule "cost.tokens": unknown key "ignor" (want tolerance, ignore)`,
 		`gates.yaml:14:21: regression rule "cost.latency.*": set tolerance or ignore`,
 		`gates.yaml:15:3: regressions: unknown key "extra" (want tolerance, metrics, flips, improvements, pass_rate_drop, alpha, new_failures, removed_cases, edited_cases, changed_datasets, vanished)`,
-		`gates.yaml:16:1: the gates file: unknown key "colour" (want thresholds, regressions, headline)`,
+		`gates.yaml:16:1: the gates file: unknown key "colour" (want thresholds, regressions, headline, judges)`,
 	}
 	msg := err.Error()
 	for i, w := range want {

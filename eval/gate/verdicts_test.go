@@ -124,7 +124,7 @@ func TestGatesThatCannotFail(t *testing.T) {
 		{"every rule off", "regressions: {" + off + ", tolerance: 1000000}\n", "this gates file cannot fail"},
 		{"every rate ignored", "regressions:\n  " + strings.ReplaceAll(off, ", ", "\n  ") + "\n  metrics:\n" +
 			"    routing.*: {ignore: true}\n    schema.*: {ignore: true}\n    markdown.*: {ignore: true}\n    flow.*: {ignore: true}\n" +
-			"    consent.*: {ignore: true}\n    limits.*: {ignore: true}\n    evidence.*: {ignore: true}\n    grounding.*: {ignore: true}\n    parser.*: {ignore: true}\n",
+			"    correctness.*: {ignore: true}\n    verification.*: {ignore: true}\n    consent.*: {ignore: true}\n    limits.*: {ignore: true}\n    evidence.*: {ignore: true}\n    grounding.*: {ignore: true}\n    parser.*: {ignore: true}\n",
 			"this gates file cannot fail"},
 		{"min 0 on a rate", "thresholds:\n  routing.accuracy: {min: 0}\n", "min 0 is met by every value in [0, 1]"},
 		{"max 1 on a rate", "thresholds:\n  routing.accuracy: {max: 1}\n", "max 1 is met by every value in [0, 1]"},

@@ -10,6 +10,8 @@ import (
 	"fmt"
 	"html/template"
 	"io"
+	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/searchbench/searchbench/eval/score"
@@ -57,6 +59,10 @@ type htmlCase struct {
 	// Samples are samples 2..N of a case recorded with several samples;
 	// the fields above are sample 1's.
 	Samples []htmlSample `json:"samples,omitempty"`
+	// Gold and Grades are the correctness scorer's gold answer and its
+	// verdict on each graded answer (sample 1), for the case page.
+	Gold   map[string]string `json:"gold,omitempty"`
+	Grades []htmlGrade       `json:"grades,omitempty"`
 }
 
 // htmlSample is one further sample of a sampled case: its outcome and
@@ -68,6 +74,42 @@ type htmlSample struct {
 	Pass   bool        `json:"pass"`
 	Error  string      `json:"error,omitempty"`
 	Checks []htmlCheck `json:"checks"`
+}
+
+// htmlGrade is one graded answer: which turn and phase, the answer, and
+// the verdict with who decided it and why.
+type htmlGrade struct {
+	Turn      string `json:"turn"`
+	Phase     string `json:"phase"`
+	Answer    string `json:"answer"`
+	Label     string `json:"label"`
+	DecidedBy string `json:"decided_by"`
+	Rule      string `json:"rule,omitempty"`
+	Reason    string `json:"reason"`
+}
+
+// gradesOf reads the correctness scorer's attributes ("turn 2: label", …)
+// back into rows, in turn order.
+func gradesOf(attrs map[string]string) (map[string]string, []htmlGrade) {
+	gold := map[string]string{}
+	var out []htmlGrade
+	for k, v := range attrs {
+		switch {
+		case k == "gold" || strings.HasPrefix(k, "gold.") || k == "judge":
+			gold[k] = v
+		case strings.HasSuffix(k, ": phase"):
+			t := strings.TrimSuffix(k, ": phase")
+			out = append(out, htmlGrade{Turn: t, Phase: v, Answer: attrs[t+": answer"], Label: attrs[t+": label"],
+				DecidedBy: attrs[t+": decided_by"], Rule: attrs[t+": rule"], Reason: attrs[t+": reason"]})
+		}
+	}
+	slices.SortFunc(out, func(a, b htmlGrade) int { return turnNumber(a.Turn) - turnNumber(b.Turn) })
+	return gold, out
+}
+
+func turnNumber(t string) int {
+	n, _ := strconv.Atoi(strings.TrimPrefix(t, "turn "))
+	return n
 }
 
 // htmlCheck is one check, with short keys. Expected and got are also
@@ -96,6 +138,9 @@ func htmlCaseOf(rec *CaseRecord) *htmlCase {
 	for _, s := range rec.Scores {
 		if v, ok := s.Values["usd"]; ok && s.Scorer == "cost" {
 			c.USD = &v
+		}
+		if s.Scorer == "correctness" {
+			c.Gold, c.Grades = gradesOf(s.Attrs)
 		}
 	}
 	c.Checks = htmlChecks(rec.Scores)

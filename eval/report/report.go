@@ -39,7 +39,10 @@ type Meta struct {
 	// (prompts.Variant.Hash): two runs with the same hash sent the same
 	// prompts.
 	VariantHash string `json:"variant_hash,omitempty"`
-	Mode        string `json:"mode"`
+	// JudgeHash is the hash of the variant's judge-correctness.md: the
+	// gate holds a judge-based metric to the calibration of this judge.
+	JudgeHash string `json:"judge_hash,omitempty"`
+	Mode      string `json:"mode"`
 	// Backend says where the replayed cassettes came from: "sim", "live",
 	// or both joined by "+" (a mix). SimPolicies lists the simulator
 	// policies that answered the "sim" ones.

@@ -176,8 +176,10 @@ func (t *textWriter) headline(s Summary) {
 	} else {
 		rates, below := 0, 0
 		for _, m := range s.Metrics {
+			// A share that is not a pass rate (consent.wrong, incorrect
+			// answers, answers the judge decided) has no "below 100%".
 			if m.Unit != score.UnitRate || m.Den == 0 || m.Better != score.HigherIsBetter {
-				continue // a share where lower is better (consent.wrong) is no pass rate
+				continue
 			}
 			rates++
 			if m.Num < m.Den {

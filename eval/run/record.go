@@ -391,7 +391,8 @@ func Pending(items []Item, shelf Shelf, v *prompts.Variant, samples int) ([]Item
 			continue
 		}
 		chk := m.Check(shelf, v, it.Case)
-		if chk.Status != StatusCurrent || samples > 0 && chk.Entry.SampleCount() != samples || !shelf.Verify(it.Case, chk.Entry) {
+		judgeStale := chk.Entry.Judge != nil && len(v.Changed(chk.Entry.Judge.Files)) > 0
+		if chk.Status != StatusCurrent || judgeStale || samples > 0 && chk.Entry.SampleCount() != samples || !shelf.Verify(it.Case, chk.Entry) {
 			out = append(out, it)
 		}
 	}
@@ -416,8 +417,18 @@ func (o *RecordOptions) recordOne(ctx context.Context, shelf Shelf, c *dataset.C
 		}
 	}()
 	var sessions []*trace.Session
+	judges := make([]*vcr.Recording, 0, n) // nil where a sample needs no judge
+	defer func() {
+		if err != nil {
+			for _, r := range judges {
+				if r != nil {
+					r.Discard()
+				}
+			}
+		}
+	}()
 	for k := 1; k <= n; k++ {
-		rec, sess, err := o.recordSample(ctx, shelf, c, k)
+		rec, judge, sess, err := o.recordSample(ctx, shelf, c, k)
 		if err != nil {
 			if n > 1 {
 				return Entry{}, fmt.Errorf("case %s: sample %d: %w (previous cassettes kept)", c.Key(), k, err)
@@ -425,6 +436,7 @@ func (o *RecordOptions) recordOne(ctx context.Context, shelf Shelf, c *dataset.C
 			return Entry{}, fmt.Errorf("case %s: %w (previous cassette kept)", c.Key(), err)
 		}
 		recs = append(recs, rec)
+		judges = append(judges, judge)
 		sessions = append(sessions, sess)
 	}
 	var failed []string
@@ -434,6 +446,10 @@ func (o *RecordOptions) recordOne(ctx context.Context, shelf Shelf, c *dataset.C
 		}
 	}
 	sums := make([]string, 0, len(recs))
+	judgeSums, err := saveJudges(shelf, c, judges)
+	if err != nil {
+		return Entry{}, fmt.Errorf("case %s: %w", c.Key(), err)
+	}
 	for i, rec := range recs {
 		if err := rec.Save(); err != nil {
 			recs = recs[i+1:]
@@ -465,6 +481,7 @@ func (o *RecordOptions) recordOne(ctx context.Context, shelf Shelf, c *dataset.C
 	}
 	e := entryOf(o.Variant, o.Backend, o.Policy, sessions, sums)
 	e.Seed = o.Seed
+	e.Judge = judgeEntry(o.Variant, judgeSums)
 	if o.Backend == BackendLive {
 		e.Model, e.BaseURLs = o.liveSource()
 	}
@@ -490,7 +507,7 @@ func admitted(items iter.Seq2[Item, error], admit func(*dataset.Case) bool) iter
 
 // recordSample runs sample k of case c against the backend and returns its
 // recording, not yet saved.
-func (o *RecordOptions) recordSample(ctx context.Context, shelf Shelf, c *dataset.Case, k int) (_ *vcr.Recording, _ *trace.Session, err error) {
+func (o *RecordOptions) recordSample(ctx context.Context, shelf Shelf, c *dataset.Case, k int) (_, _ *vcr.Recording, _ *trace.Session, err error) {
 	path := shelf.SamplePath(c, k)
 	getenv := o.Getenv
 	policy := httpx.DefaultPolicy()
@@ -498,7 +515,7 @@ func (o *RecordOptions) recordSample(ctx context.Context, shelf Shelf, c *datase
 	if o.Backend == BackendSim {
 		srv, u, err := sim.Start(sim.Options{Policy: o.Policy, Prompts: o.Variant.Prompts})
 		if err != nil {
-			return nil, nil, fmt.Errorf("starting the simulator: %w", err)
+			return nil, nil, nil, fmt.Errorf("starting the simulator: %w", err)
 		}
 		defer srv.Close()
 		// The clients keep the real base URLs, so the cassette reads as a
@@ -544,17 +561,17 @@ func (o *RecordOptions) recordSample(ctx context.Context, shelf Shelf, c *datase
 		ropts.Secrets = append(ropts.Secrets, secret.FromEnv(getenv).Values()...)
 		policy.AttemptTimeout = 2 * time.Minute
 		if policy, err = httpx.PolicyFromEnv(getenv, policy); err != nil {
-			return nil, nil, err
+			return nil, nil, nil, err
 		}
 	}
 	rec, err := vcr.StartRecording(path, ropts)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
 	clients, err := orchestrator.ClientsFromEnv(getenv, rec, policy)
 	if err != nil {
 		rec.Discard()
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
 	mode := o.Mode
 	if c.Mode != "" {
@@ -563,12 +580,19 @@ func (o *RecordOptions) recordSample(ctx context.Context, shelf Shelf, c *datase
 	a, err := orchestrator.New(clients, orchestrator.Options{Prompts: o.Variant, Mode: mode, Repair: o.Repair || c.Repair, Seed: SampleSeed(o.Seed, k)})
 	if err != nil {
 		rec.Discard()
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
 	sess, err := Execute(ctx, c, a)
 	if err != nil {
 		rec.Discard()
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
-	return rec, sess, nil
+	// The judge, for the answers the rules cannot grade, into its own
+	// cassette (judge.go).
+	judge, err := o.recordJudge(ctx, shelf, c, k, sess, ropts, getenv, policy)
+	if err != nil {
+		rec.Discard()
+		return nil, nil, nil, err
+	}
+	return rec, judge, sess, nil
 }

@@ -91,6 +91,9 @@ type Options struct {
 	// sample recorded.json lists for the case. Consent and parser cases
 	// make no requests: they have one sample.
 	Samples int
+	// RulesOnly grades answers by the rules alone: the correctness judge's
+	// cassettes are not replayed, and what the rules defer stays undecided.
+	RulesOnly bool
 
 	manifest *Manifest         // the shelf's recorded.json, read by Replay
 	shelf    Shelf             // resolved by Replay before any case runs
@@ -133,6 +136,7 @@ func Replay(ctx context.Context, items Items, opts Options, meta report.Meta, w 
 		opts.secrets = secret.FromEnv(opts.Getenv)
 	}
 	meta.Variant, meta.VariantHash, meta.Mode = opts.Variant.Name, opts.Variant.Hash, opts.Mode
+	meta.JudgeHash = opts.Variant.Hashes[prompts.JudgeFile]
 	recorded.fill(&meta)
 	opts.bases = serviceBases(opts.Getenv)
 	if err := w.Begin(meta); err != nil {
@@ -434,7 +438,8 @@ func (o *Options) replayTraffic(ctx context.Context, in *score.Input, k int) (*t
 		}
 		return sess, err
 	}
-	return sess, nil
+	in.Session = sess
+	return sess, o.replayJudge(ctx, in, k, chk)
 }
 
 // explain is the sentence a miss leads with when only the environment

@@ -280,7 +280,7 @@ func TestShippedCassettesReplayInEveryMode(t *testing.T) {
 			if err := report.Scan(src, func(x report.Meta) error { m = x; return nil }, func(*report.CaseRecord) error { return nil }, nil); err != nil {
 				t.Fatal(err)
 			}
-			want := report.Meta{SchemaVersion: report.SchemaVersion, Tool: "searchbench", Variant: variant, VariantHash: shippedVariant(t, variant).Hash, Mode: mode, Backend: "sim", SimPolicies: []string{variant}}
+			want := report.Meta{SchemaVersion: report.SchemaVersion, Tool: "searchbench", Variant: variant, VariantHash: shippedVariant(t, variant).Hash, JudgeHash: shippedVariant(t, variant).Hashes[prompts.JudgeFile], Mode: mode, Backend: "sim", SimPolicies: []string{variant}}
 			if !reflect.DeepEqual(m, want) {
 				t.Errorf("%s/%s: meta %+v, want %+v", variant, mode, m, want)
 			}

@@ -195,6 +195,9 @@ type Entry struct {
 	// does not describe. Absent in manifests written before sums were kept
 	// (those cassettes are not checked).
 	Sums []string `json:"sums,omitempty"`
+	// Judge says how the case's judge cassettes were recorded (judge.go);
+	// nil when the rules decided every graded answer alone.
+	Judge *JudgeEntry `json:"judge,omitempty"`
 }
 
 // Sum is the sum of sample k (from 1), "" when the entry keeps none.

@@ -17,6 +17,7 @@ package score
 
 import (
 	"github.com/searchbench/searchbench/eval/dataset"
+	"github.com/searchbench/searchbench/eval/grade"
 	"github.com/searchbench/searchbench/orchestrator/answer"
 	"github.com/searchbench/searchbench/orchestrator/trace"
 )
@@ -30,9 +31,20 @@ type Input struct {
 	// Parse is the tool-call extraction of a parser case. Nil otherwise.
 	Parse *ParseOutcome
 
+	// Judged holds the judge's verdicts on the graded answers the rules
+	// could not decide (see GradedAnswers), by Graded.Key; the run asks the
+	// judge (recorded and replayed) before scoring. Nil: no judge verdicts
+	// (a --rules-only run, or nothing deferred).
+	Judged map[string]grade.Verdict
+	// JudgeStandIn says the judge's verdicts come from the simulator's
+	// stand-in, not a model.
+	JudgeStandIn bool
+
 	// phase2 memoizes CheckPhase2: several scorers and the report's turn
 	// summary read the same messages of a case.
 	phase2 map[string]*answer.Phase2Report
+	// verdicts memoizes Verdict.
+	verdicts map[string]grade.Verdict
 }
 
 // CheckPhase2 returns answer.CheckPhase2(msg), parsing each distinct
@@ -197,6 +209,10 @@ type Metric struct {
 	Paired bool `json:"paired,omitempty"`
 	// Note says how the number was computed when that is not obvious.
 	Note string `json:"note,omitempty"`
+	// CaseKeys names the cases a count is made of, when they must be
+	// listed with it (the confirmations of a wrong Phase 1 answer): a gate
+	// violation of the metric names them.
+	CaseKeys []string `json:"case_keys,omitempty"`
 }
 
 // Table is an extra table an aggregator reports (a confusion matrix, …).

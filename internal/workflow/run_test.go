@@ -69,8 +69,8 @@ func TestWorkflowRuns(t *testing.T) {
 			comment: []string{"gate: PASS", "This pull request against its base"}, junit: true}},
 		{"a prompt PR re-recorded with a regressing policy", pr("pr-careless", "team/searchbench", "dev"), want{
 			gate: 1, shards: 1, first: "### searchbench gate: FAIL",
-			summary: []string{"; cases: routing/", "prompts changed: seed@" + w.base[:7]},
-			comment: []string{"gate: FAIL", "cases: routing/"}, junit: true, junitFail: true}},
+			summary: []string{"; cases: flows/no-then-go-ahead, routing/", "prompts changed: seed@" + w.base[:7]},
+			comment: []string{"gate: FAIL", "cases: flows/no-then-go-ahead, routing/"}, junit: true, junitFail: true}},
 		{"a prompt PR re-recorded with an improving policy", pr("pr-careful", "team/searchbench", "dev"), want{
 			gate: 0, shards: 0, first: "### searchbench gate: PASS",
 			summary: []string{"improved (not violations): ", "prompts changed: seed@"},

@@ -15,6 +15,9 @@
 //	decline.md     system prompt after the user declined a search
 //	consent.md     system prompt of the model fallback that reads a consent
 //	               reply the rules leave to it (orchestrator/consent)
+//	judge-correctness.md
+//	               system prompt of the correctness judge (eval/grade),
+//	               which grades what the rules cannot
 //	tools.json     the function tools offered in Phase 2 (OpenAI tools array)
 //	variant.yaml   settings: model, reasoning_effort, temperature,
 //	               max_completion_tokens, mode, always_on_search
@@ -63,10 +66,11 @@ const (
 	ConsentFile    = "consent.md"
 	ToolsFile      = "tools.json"
 	SettingsFile   = "variant.yaml"
+	JudgeFile      = "judge-correctness.md"
 )
 
 // Files lists every file a variant may hold, in the order hashes list them.
-var Files = []string{Phase1File, Phase2File, StructuredFile, DeclineFile, ToolsFile, SettingsFile, ConsentFile}
+var Files = []string{Phase1File, Phase2File, StructuredFile, DeclineFile, ToolsFile, SettingsFile, ConsentFile, JudgeFile}
 
 // Output modes a variant may set (the orchestrator's trace.ModeModel and
 // trace.ModeStructured; repeated here to keep this package a leaf).
@@ -85,6 +89,8 @@ type Set struct {
 	Tools      json.RawMessage // compact JSON array
 	// Consent is the system prompt of a consent classification request.
 	Consent string
+	// Judge is the correctness judge's system prompt.
+	Judge string
 }
 
 // Phase2System returns the Phase 2 system prompt for an output mode.
@@ -328,6 +334,7 @@ func load(dir, name string, base *Variant) (*Variant, error) {
 		Decline:    text(DeclineFile),
 		Tools:      json.RawMessage(text(ToolsFile)),
 		Consent:    text(ConsentFile),
+		Judge:      text(JudgeFile),
 	}
 	h := sha256.New()
 	for _, file := range Files {
@@ -351,6 +358,8 @@ func (v *Variant) text(file string) string {
 		return v.Prompts.Consent
 	case ToolsFile:
 		return string(v.Prompts.Tools)
+	case JudgeFile:
+		return v.Prompts.Judge
 	}
 	return ""
 }

@@ -232,7 +232,8 @@
     }
     // A rate with no passes has no "num" (the JSON omits zeros).
     // As the terminal counts them: a share where lower is better
-    // (consent.wrong) is no pass rate.
+    // (consent.wrong, incorrect answers) or with no direction (answers the
+    // judge decided) is no pass rate.
     const rates = (r.summary.metrics || []).filter(m => m.unit === "rate" && m.den && m.better === "higher");
     const below = rates.filter(m => (m.num || 0) < m.den);
     const shown = below.length > 12 ? "; 12 shown" : "";
@@ -425,6 +426,19 @@
     if (!checks.length) box.append(el("p", {class: "muted"}, "No check ran."));
     return box;
   }
+  // gradesView shows the gold answer and, for each graded answer, its
+  // label, who decided it (rule, judge or none) and why.
+  function gradesView(c) {
+    const g = c.gold || {};
+    const box = el("div", {class: "grades"}, chips([["gold", g.gold], ["rejected", g["gold.reject"]], ["as of", g["gold.as_of"]],
+      ["judge", g.judge]]));
+    box.append(table(["turn", "answer", "label", "decided by", "reason"], c.grades.map(r => el("tr", {class: "check " + (r.label === "correct" ? "pass" : "fail")},
+      el("td", {}, r.turn + " (" + r.phase.replace("phase", "phase ") + ")"), el("td", {class: "wrap", "data-l": "answer"}, r.answer),
+      el("td", {"data-l": "label"}, el("span", {class: "badge " + (r.label === "correct" ? "pass" : r.label === "undecided" ? "none" : "fail")}, r.label)),
+      el("td", {"data-l": "decided by"}, r.decided_by + (r.rule && r.rule !== "judge" ? " (" + r.rule + ")" : "")),
+      el("td", {class: "wrap reason"}, r.reason))), "checks"));
+    return box;
+  }
   function chips(pairs) {
     return el("div", {}, pairs.filter(([, v]) => v !== undefined && v !== "" && v !== false && v !== null)
       .map(([k, v]) => el("span", {class: "chip"}, v === true ? k : k + ": " + num(k, v))));
@@ -521,6 +535,8 @@
       }, err => { ev.replaceWith(el("pre", {class: "error"}, "The trace could not be read: " + err.message)); });
       return ev;
     };
+    // The gold answer and the graded answers (sample 1's).
+    if (c.grades && c.grades.length) col.append(el("h3", {}, "Correctness"), gradesView(c));
     if (!c.samples || !c.samples.length) {
       if (c.error) col.append(el("h3", {}, "Error"), el("pre", {class: "error"}, c.error));
       col.append(el("h3", {}, "Checks"), checksView(c), el("h3", {}, "What the model saw and did"), evidence(1));

@@ -18,6 +18,7 @@ import (
 	"github.com/searchbench/searchbench/internal/cmd/classify"
 	"github.com/searchbench/searchbench/internal/cmd/compare"
 	"github.com/searchbench/searchbench/internal/cmd/gate"
+	"github.com/searchbench/searchbench/internal/cmd/grade"
 	"github.com/searchbench/searchbench/internal/cmd/merge"
 	"github.com/searchbench/searchbench/internal/cmd/parse"
 	"github.com/searchbench/searchbench/internal/cmd/power"
@@ -75,6 +76,7 @@ Exit codes: 0 ok, 1 a check or verdict failed, 2 usage or input error,
 		parse.NewCmdParse(io, nil),
 		prompt.NewCmdPrompt(io, nil),
 		classify.NewCmdClassify(io, nil),
+		grade.NewCmdGrade(io, nil),
 		check.NewCmdCheck(io, nil),
 		compare.NewCmdCompare(io, nil),
 		merge.NewCmdMerge(io, nil),

@@ -67,6 +67,9 @@ type Options struct {
 	Wide        bool
 	NoCache     bool
 	Samples     int
+	// RulesOnly grades answers by the correctness rules alone: the judge's
+	// cassettes are not replayed.
+	RulesOnly bool
 }
 
 // NewCmdRun returns the run command. runF replaces runRun in tests.
@@ -104,6 +107,7 @@ unreadable baseline, unwritable report).`,
 	f.StringVar(&opts.Datasets, "datasets", "datasets", "folder of dataset `YAML` files")
 	opts.Variant.Register(f, true)
 	f.BoolVar(&opts.Repair, "repair", false, "re-render the markdown of a valid envelope instead of failing")
+	f.BoolVar(&opts.RulesOnly, "rules-only", false, "grade correctness by the rules alone: do not replay the judge (what the rules defer stays undecided)")
 	f.StringVar(&opts.Cassettes, "cassettes", "cassettes", "cassette root folder")
 	f.StringArrayVar(&opts.Filter, "filter", nil, "select cases by id glob, tag, label or dataset (id:G, tag:T, label:L, dataset:D); repeatable, any term matches")
 	f.StringVar(&opts.Shard, "shard", "", "run slice `k/n` of the cases (join shards with searchbench merge)")
@@ -158,7 +162,7 @@ func runRun(ctx context.Context, opts *Options) error {
 	var un unplayable
 	items, err := evalrun.OpenStream(opts.Datasets, filter, shard, shelf, manifest, func(c *dataset.Case) {
 		if manifest != nil && evalrun.NeedsTraffic(c) {
-			un.add(c, manifest.Check(shelf, v, c))
+			un.add(c, evalrun.WithJudge(manifest.Check(shelf, v, c), v, opts.RulesOnly))
 		}
 	})
 	if err != nil {
@@ -252,6 +256,7 @@ func runRun(ctx context.Context, opts *Options) error {
 		Parser:    parser,
 		Getenv:    opts.IO.Getenv,
 		Samples:   opts.Samples,
+		RulesOnly: opts.RulesOnly,
 		Rerecord: func(c *dataset.Case, chk evalrun.Check) string {
 			return rerecord(opts, v, mode, c, chk)
 		},

@@ -88,7 +88,7 @@ func TestList(t *testing.T) {
 	copyVariant(t, dir, "routing-examples")
 	code, out, errOut := sb("variant", "list", "--prompts", dir, "--cassettes", "../../../cassettes")
 	seed, _ := prompts.Load(dir, "seed")
-	if code != 0 || !strings.Contains(out, "│ seed ") || !strings.Contains(out, seed.Hash) || strings.Count(out, "113 current") != 4 {
+	if code != 0 || !strings.Contains(out, "│ seed ") || !strings.Contains(out, seed.Hash) || strings.Count(strings.Join(strings.Fields(strings.ReplaceAll(out, "│", " ")), " "), "113 113") != 2 || strings.Count(out, "current") != 4 {
 		t.Fatalf("exit %d\n%s%s", code, out, errOut)
 	}
 	f := filepath.Join(dir, "routing-examples", "phase2.md")

@@ -1,0 +1,435 @@
+package grade
+
+import (
+	"fmt"
+	"math"
+	"regexp"
+	"strings"
+
+	"github.com/searchbench/searchbench/lib/quantity"
+)
+
+// Answer is what is graded: an answer's text and, for a Phase 2 answer,
+// its envelope's error code.
+type Answer struct {
+	Text string
+	// Code is the Phase 2 envelope's error.code: NONE, or
+	// INSUFFICIENT_EVIDENCE and SCHEMA_VIOLATION, which answer nothing.
+	Code string
+}
+
+// Rule names: what decided (or deferred) a verdict.
+const (
+	RuleEmpty                = "empty"                 // nothing was answered
+	RuleInsufficientEvidence = "insufficient_evidence" // the INSUFFICIENT_EVIDENCE envelope
+	RuleSchemaViolation      = "schema_violation"      // the SCHEMA_VIOLATION form: no answer shown
+	RuleRefusal              = "refusal"               // "I don't know", "unknown", a refusal or hedge with no answer
+	RuleHedgedAnswer         = "hedged_answer"         // a refusal next to an answer: deferred
+	RuleAlias                = "alias"                 // a gold answer is in the answer
+	RuleValue                = "value"                 // a gold value (number, date, amount) agrees with one in the answer
+	RuleReject               = "reject"                // a known wrong answer, and no gold one
+	RuleBoth                 = "gold_and_reject"       // a gold and a known wrong answer both: deferred
+	RuleConflictingValues    = "conflicting_values"    // the gold value and another of its kind: deferred
+	RuleWrongValue           = "wrong_value"           // the answer's values of the gold's kind all differ from it
+	RuleCoarserValue         = "coarser_value"         // the answer's value is less precise than the gold's: deferred
+	RulePartOfGold           = "part_of_gold"          // the answer is part of a gold answer (a surname): deferred
+	RuleNoMatch              = "no_match"              // no gold answer found, nothing to contradict it: deferred
+	RuleStaleGold            = "stale_gold"            // a time-sensitive question, a gold without as_of: deferred
+	RuleCoarserDate          = "coarser_date"          // the gold day's year or month, when the day is not asked for
+	RuleOtherValues          = "other_values"          // values that differ from the gold's in a longer answer: deferred
+	RuleNameVariant          = "name_variant"          // the gold name without middle names, or with initials
+)
+
+// refusalRE finds refusals and hedges that give no answer.
+var refusalRE = regexp.MustCompile(`\b(i (do not|don't|dont) know|i('m| am) not (sure|certain|aware)|(i )?(cannot|can't|can not|could not|couldn't|am unable to|was unable to|unable to|am not able to) (find|determine|confirm|verify|say|answer|provide|tell|identify|locate)|no (reliable |verified |available |public |clear )?(information|data|details|answer|record|records|evidence)|not (enough|sufficient) (information|evidence|data)|insufficient (information|evidence|data)|there is no (way|answer|record|clear answer)|i (do not|don't) have (reliable |enough |any )?(details|information|data|knowledge)|not (publicly )?(available|disclosed|known)|it is (unclear|not clear|unknown)|insufficient_evidence)\b`)
+
+// timeSensitiveRE finds questions about something that changes: the
+// latest, the current, the next, what is new.
+var timeSensitiveRE = regexp.MustCompile(`\b(new|newest|latest|last|current|currently|recent|recently|next|upcoming|this year|this season|today|now|still|so far|to date|as of|when (does|do|will) .* (come out|come on|air|start|premiere|release|return|begin))\b`)
+
+// untokenize joins numerals that a tokenizer split ("3. 97" is 3.97, "1,
+// 100" is 1,100), as some QA systems print them.
+func untokenize(s string) string {
+	s = splitDecimalRE.ReplaceAllString(s, "$1.$2")
+	return splitThousandsRE.ReplaceAllString(s, "$1,$2")
+}
+
+var (
+	splitDecimalRE   = regexp.MustCompile(`(\d) ?\. (\d)`)
+	splitThousandsRE = regexp.MustCompile(`(\d), (\d{3})\b`)
+)
+
+// unknownRE is an answer that is only "unknown", "n/a" or "none".
+var unknownRE = regexp.MustCompile(`^\W*(unknown|n/?a|none|no answer|not known|no idea|unsure|i don't know|idk)\W*$`)
+
+// Rules grades ans against gold by rules alone. A verdict it cannot
+// decide has DecidedBy ByNone, no label, and the rule and reason that say
+// why; the judge is for those.
+func Rules(question string, gold Gold, ans Answer) Verdict {
+	decide := func(label, rule, reason string) Verdict {
+		return Verdict{Label: label, DecidedBy: ByRule, Rule: rule, Reason: reason}
+	}
+	deferTo := func(rule, reason string) Verdict {
+		return Verdict{DecidedBy: ByNone, Rule: rule, Reason: reason}
+	}
+	switch ans.Code {
+	case "INSUFFICIENT_EVIDENCE":
+		return decide(NotAttempted, RuleInsufficientEvidence, "the answer is the INSUFFICIENT_EVIDENCE form: it declines to answer")
+	case "SCHEMA_VIOLATION":
+		return decide(NotAttempted, RuleSchemaViolation, "the output contract failed and the SCHEMA_VIOLATION form was shown: no answer")
+	}
+	text := untokenize(strings.TrimSpace(ans.Text))
+	if text == "" {
+		return decide(NotAttempted, RuleEmpty, "the answer is empty")
+	}
+	a := analyse(text)
+	if unknownRE.MatchString(fold(text)) {
+		return decide(NotAttempted, RuleRefusal, fmt.Sprintf("the answer %s gives no answer", quote(text)))
+	}
+
+	goldHit, goldHow := match(a, aliases(gold.Answers))
+	rejectHit, _ := match(a, gold.Reject)
+	refusal := refusalRE.FindString(fold(text))
+
+	switch {
+	case refusal != "" && goldHit == "" && rejectHit == "" && len(a.content) <= refusalWords(refusal)+4:
+		return decide(NotAttempted, RuleRefusal, fmt.Sprintf("the answer declines (%q) and names no answer", refusal))
+	case refusal != "":
+		return deferTo(RuleHedgedAnswer, fmt.Sprintf("the answer hedges (%q) but also says more", refusal))
+	case goldHit != "" && rejectHit != "":
+		return deferTo(RuleBoth, fmt.Sprintf("the answer names a gold answer (%s) and a known wrong one (%s)", quote(goldHit), quote(rejectHit)))
+	case rejectHit != "":
+		return decide(Incorrect, RuleReject, fmt.Sprintf("the answer names %s, a known wrong answer", quote(rejectHit)))
+	case goldHit != "":
+		if c := conflicting(a, gold.Answers); c != "" {
+			return deferTo(RuleConflictingValues, fmt.Sprintf("the answer has the gold %s but also %s", quote(goldHit), quote(c)))
+		}
+		rule := RuleAlias
+		if goldHow == "value" {
+			rule = RuleValue
+		}
+		return decide(Correct, rule, fmt.Sprintf("the answer gives the gold answer %s", quote(goldHit)))
+	}
+	// No gold answer found: a value of the gold's kind that differs says
+	// incorrect, unless the question asks about something that changes and
+	// the gold has no as_of date (it may be out of date); anything else is
+	// for the judge.
+	stale := gold.AsOf == "" && timeSensitiveRE.MatchString(fold(question))
+	if rel, got, want := valueRelation(a, gold.Answers); rel != quantity.Incomparable {
+		switch {
+		case (rel == quantity.Disagree || rel == quantity.Coarser) && !oneSentence(text):
+			return deferTo(RuleOtherValues, fmt.Sprintf("the answer says %s where the gold answer is %s, but in an answer of several sentences a value may be about another fact", quote(got), quote(want)))
+		case rel == quantity.Disagree && stale:
+			return deferTo(RuleStaleGold, fmt.Sprintf("the answer says %s where the gold answer is %s, but the question asks about something that changes and the gold has no as_of date", quote(got), quote(want)))
+		case rel == quantity.Disagree:
+			return decide(Incorrect, RuleWrongValue, fmt.Sprintf("the answer says %s where the gold answer is %s", quote(got), quote(want)))
+		case rel == quantity.Finer:
+			return decide(Correct, RuleValue, fmt.Sprintf("the answer's %s is more precise than, and within, the gold %s", quote(got), quote(want)))
+		case rel == quantity.Coarser && sameYear(a, gold.Answers) && !dayAskedRE.MatchString(fold(question)):
+			return decide(Correct, RuleCoarserDate, fmt.Sprintf("the answer's %s is the gold %s to a coarser precision, and the question does not ask for the day", quote(got), quote(want)))
+		case rel == quantity.Coarser:
+			return deferTo(RuleCoarserValue, fmt.Sprintf("the answer's %s is less precise than the gold %s", quote(got), quote(want)))
+		}
+	}
+	if g := nameVariant(a, gold.Answers); g != "" {
+		return decide(Correct, RuleNameVariant, fmt.Sprintf("the answer %s is the gold name %s with middle names or initials left out", quote(text), quote(g)))
+	}
+	if g := partOf(a, gold.Answers); g != "" {
+		return deferTo(RulePartOfGold, fmt.Sprintf("the answer %s is part of the gold answer %s", quote(text), quote(g)))
+	}
+	return deferTo(RuleNoMatch, fmt.Sprintf("no gold answer (%s) is in the answer, and nothing in it contradicts one", quoteList(gold.Answers)))
+}
+
+func refusalWords(r string) int { return len(strings.Fields(r)) }
+
+func quoteList(xs []string) string {
+	var out []string
+	for i, x := range xs {
+		if i == 4 {
+			out = append(out, fmt.Sprintf("and %d more", len(xs)-4))
+			break
+		}
+		out = append(out, quote(x))
+	}
+	return strings.Join(out, ", ")
+}
+
+// analysed is an answer read once for every rule.
+type analysed struct {
+	text    string
+	toks    []string
+	content []string
+	values  []quantity.Value
+}
+
+func analyse(text string) analysed {
+	t := tokens(text)
+	return analysed{text: text, toks: t, content: content(t), values: quantity.Find(text)}
+}
+
+// match finds the first of golds in a: as a run of tokens, or as a value
+// that agrees with one of the answer's. how is "text" or "value".
+func match(a analysed, golds []string) (hit, how string) {
+	for _, g := range golds {
+		gt := trimLeading(tokens(g))
+		if len(gt) > 0 && containsSeq(a.toks, gt) && !valueOnlyText(g) {
+			return g, "text"
+		}
+	}
+	for _, g := range golds {
+		gv, ok := goldValue(g)
+		if !ok {
+			continue
+		}
+		for _, v := range a.values {
+			// The gold value, or a more precise value within an exact one
+			// ("29 June 2007" for "2007").
+			if r := compare(v, gv); r == quantity.Agree || r == quantity.Finer && !gv.Approx && gv.Bound == quantity.Exact {
+				return g, "value"
+			}
+		}
+	}
+	return "", ""
+}
+
+// valueOnlyText reports whether a gold answer is a value, so it must be
+// matched as one: "20%" is not found in "120%", nor "1984" in "1984–1990"
+// as text.
+func valueOnlyText(g string) bool {
+	_, ok := quantity.Parse(g)
+	return ok
+}
+
+// goldValue is the one value a gold answer holds ("775 rooms" is 775),
+// when it holds exactly one.
+func goldValue(g string) (quantity.Value, bool) {
+	vs := quantity.Find(g)
+	if len(vs) != 1 {
+		return quantity.Value{}, false
+	}
+	return vs[0], true
+}
+
+// class groups values that compare: years and dates; counts; percents;
+// an amount of one currency; a measure of one dimension.
+func class(v quantity.Value) string {
+	switch {
+	case v.Kind == quantity.Date || v.Kind == quantity.Number && v.YearLike:
+		return "date"
+	case v.Kind == quantity.Number || v.Kind == quantity.Ordinal:
+		return "count"
+	case v.Kind == quantity.Percent:
+		return "percent"
+	case v.Kind == quantity.Money:
+		return "money " + v.Currency
+	case v.Kind == quantity.Measure:
+		return "measure " + v.Dim
+	}
+	return ""
+}
+
+// oneSentence reports whether an answer is one line of one sentence: the
+// answers in which a second value of the gold's kind is a second answer
+// rather than another fact ("1984 or 1990"; a Phase 2 answer's bullets
+// mention other years and counts).
+func oneSentence(text string) bool {
+	t := strings.TrimRight(strings.TrimSpace(text), ".!")
+	return !strings.Contains(t, "\n") && !sentenceEndRE.MatchString(t)
+}
+
+var sentenceEndRE = regexp.MustCompile(`[.!?]\s+\p{Lu}`)
+
+// conflicting returns a value of a one-sentence answer of a gold value's
+// class that agrees with no gold value: "1984 or 1990".
+func conflicting(a analysed, golds []string) string {
+	var gvs []quantity.Value
+	for _, g := range golds {
+		if gv, ok := goldValue(g); ok {
+			gvs = append(gvs, gv)
+		}
+	}
+	if len(gvs) == 0 || !oneSentence(a.text) {
+		return ""
+	}
+	for _, v := range a.values {
+		same, agrees := false, false
+		for _, gv := range gvs {
+			if class(v) != class(gv) {
+				continue
+			}
+			same = true
+			if r := compare(v, gv); r != quantity.Disagree {
+				agrees = true
+			}
+		}
+		if same && !agrees {
+			return v.Text
+		}
+	}
+	return ""
+}
+
+// valueRelation compares the answer's values with the gold values of
+// their class: Agree when one agrees; Finer when one is a more precise
+// value within an exact gold one and none disagrees; Coarser when one
+// covers a gold value, or is finer than an approximate one ("late 1968");
+// Disagree when every such pair disagrees; Incomparable when the answer
+// has no value of a gold's class.
+func valueRelation(a analysed, golds []string) (quantity.Agreement, string, string) {
+	var finer, coarser, disagree [2]string
+	for _, g := range golds {
+		gv, ok := goldValue(g)
+		if !ok {
+			continue
+		}
+		for _, v := range a.values {
+			if class(v) != class(gv) {
+				continue
+			}
+			switch r := compare(v, gv); {
+			case r == quantity.Agree:
+				return r, v.Text, g
+			case r == quantity.Finer && !gv.Approx && gv.Bound == quantity.Exact:
+				if finer[0] == "" {
+					finer = [2]string{v.Text, g}
+				}
+			case r == quantity.Finer || r == quantity.Coarser:
+				if coarser[0] == "" {
+					coarser = [2]string{v.Text, g}
+				}
+			case r == quantity.Disagree:
+				if disagree[0] == "" {
+					disagree = [2]string{v.Text, g}
+				}
+			}
+		}
+	}
+	switch {
+	case finer[0] != "" && disagree[0] == "":
+		return quantity.Finer, finer[0], finer[1]
+	case finer[0] != "":
+		return quantity.Coarser, finer[0], finer[1] // finer than one gold, off another: the judge decides
+	case coarser[0] != "":
+		return quantity.Coarser, coarser[0], coarser[1]
+	case disagree[0] != "":
+		return quantity.Disagree, disagree[0], disagree[1]
+	}
+	return quantity.Incomparable, "", ""
+}
+
+// dayAskedRE finds questions that ask for the day or the exact date.
+var dayAskedRE = regexp.MustCompile(`\b(what|which) (day|date|month)\b|\bexact(ly)? (date|day)\b|\bon what (day|date)\b`)
+
+// sameYear reports whether the answer's dates that cover a gold date do
+// so within one year: "1965" for "1 August 1965", "June 1991" for "23
+// June 1991" (not "the 16th century" for 1524).
+func sameYear(a analysed, golds []string) bool {
+	found := false
+	for _, g := range golds {
+		gv, ok := goldValue(g)
+		if !ok || class(gv) != "date" {
+			continue
+		}
+		for _, v := range a.values {
+			if class(v) != "date" || compare(v, gv) != quantity.Coarser {
+				continue
+			}
+			d := v.Date
+			if v.Kind == quantity.Number {
+				d = quantity.DateValue{Year: int(v.Num), Prec: quantity.PrecYear}
+			}
+			if d.Prec != quantity.PrecYear && d.Prec != quantity.PrecMonth || gv.Approx {
+				return false
+			}
+			found = true
+		}
+	}
+	return found
+}
+
+// aliases are the gold answers with their parenthetical parts left out
+// as further aliases: "copper (Cu)" is also "copper".
+func aliases(golds []string) []string {
+	out := append([]string(nil), golds...)
+	for _, g := range golds {
+		if short := strings.TrimSpace(parenRE.ReplaceAllString(g, " ")); short != g && short != "" {
+			out = append(out, strings.Join(strings.Fields(short), " "))
+		}
+	}
+	return out
+}
+
+var parenRE = regexp.MustCompile(`\([^()]*\)`)
+
+// titles are left out of names before they are compared.
+var titles = map[string]bool{"dr": true, "mr": true, "mrs": true, "ms": true, "sir": true, "dame": true, "prof": true, "jr": true, "sr": true}
+
+// nameVariant returns the gold name the answer writes with middle names
+// left out or names as initials ("Carolyn Jones", "B. R. Ambedkar" for
+// "Bhimrao Ramji Ambedkar"): same first and last word (or initial), the
+// answer's words in the gold's order. Both must be names of two or more
+// words.
+func nameVariant(a analysed, golds []string) string {
+	var at []string
+	for _, t := range a.toks {
+		if !titles[t] {
+			at = append(at, t)
+		}
+	}
+	if len(at) < 2 || len(at) > 5 {
+		return ""
+	}
+	for _, g := range golds {
+		gt := tokens(g)
+		if len(gt) < 2 || len(gt) > 6 || len(at) > len(gt) {
+			continue
+		}
+		same := func(x, y string) bool { return x == y || len(x) == 1 && strings.HasPrefix(y, x) }
+		if !same(at[0], gt[0]) || at[len(at)-1] != gt[len(gt)-1] {
+			continue
+		}
+		j := 0
+		for _, t := range at {
+			for j < len(gt) && !same(t, gt[j]) {
+				j++
+			}
+			if j == len(gt) {
+				break
+			}
+			j++
+		}
+		if j <= len(gt) && same(at[len(at)-1], gt[j-1]) && j == len(gt) {
+			return g
+		}
+	}
+	return ""
+}
+
+// approxTolerance is how far (relative) an answer may be from a gold
+// number written as approximate ("about 3.99 degrees") and still agree.
+const approxTolerance = 0.05
+
+// compare is quantity.Compare, with a gold written as approximate
+// agreeing within approxTolerance.
+func compare(v, gold quantity.Value) quantity.Agreement {
+	r := quantity.Compare(v, gold)
+	if r == quantity.Disagree && gold.Approx && gold.Kind != quantity.Date && !gold.YearLike &&
+		math.Abs(v.Num-gold.Num) <= approxTolerance*math.Abs(gold.Num) {
+		return quantity.Agree
+	}
+	return r
+}
+
+// partOf returns the gold answer the answer is a part of ("Nicklaus" of
+// "Jack Nicklaus"), when it is.
+func partOf(a analysed, golds []string) string {
+	if len(a.content) == 0 {
+		return ""
+	}
+	for _, g := range golds {
+		if containsSeq(tokens(g), a.toks) {
+			return g
+		}
+	}
+	return ""
+}

@@ -24,7 +24,7 @@ const KindCalibration = "calibration"
 // run's verdicts came from), and its rules + judge κ on Split must reach
 // the minimum.
 type Judges struct {
-	Calibration string // the calibration report, relative to the working folder
+	Calibration string // the calibration report; internal/cmd/gate resolves it against the gates file's folder
 	Split       string // tuning or heldout
 	MinKappa    []KappaRule
 	Line        int

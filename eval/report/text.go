@@ -255,20 +255,34 @@ func (t *textWriter) summaryLine(s Summary) {
 		t.printf("\n")
 		return
 	}
+	prov := Provenance(t.meta)
 	if t.opt.Color {
 		counts = fmt.Sprintf("%s: %s passed, %s failed, %s", plural(s.Cases, "case"), t.paint(green, fmt.Sprint(s.Passed)),
 			t.paint(redIf(s.Failed), fmt.Sprint(s.Failed)), t.paint(redIf(s.Errors), plural(s.Errors, "error")))
-		if p := Provenance(t.meta); p != "" {
-			counts = p + ": " + counts
+		if prov != "" {
+			counts = prov + ": " + counts
 		}
 	}
-	line := fmt.Sprintf("searchbench: %s (%s)", counts, strings.Join(run, ", "))
-	if w := t.width(); w > 0 && runewidth.StringWidth(stripANSI(line)) > w {
-		// Too wide for the summary: the run's description goes under.
-		t.printf("searchbench: %s\n  (%s)\n", counts, strings.Join(run, ", "))
-		return
+	desc := "(" + strings.Join(run, ", ") + ")"
+	w := t.width()
+	fits := func(l string) bool { return w <= 0 || runewidth.StringWidth(stripANSI(l)) <= w }
+	switch line := "searchbench: " + counts; {
+	case fits(line + " " + desc):
+		t.printf("%s %s\n", line, desc)
+	case fits(line):
+		// Too wide for one line: the run's description goes under.
+		t.printf("%s\n  %s\n", line, desc)
+	case prov != "":
+		// Still too wide: the provenance stays first, the counts go under.
+		bare := strings.TrimPrefix(counts, prov+": ")
+		if fits("  " + bare + " " + desc) {
+			t.printf("searchbench: %s:\n  %s %s\n", prov, bare, desc)
+		} else {
+			t.printf("searchbench: %s:\n  %s\n  %s\n", prov, bare, desc)
+		}
+	default:
+		t.printf("%s\n  %s\n", line, desc)
 	}
-	t.printf("%s\n", line)
 }
 
 // failedSplit says where the failing cases come from: the model's

@@ -479,10 +479,10 @@ func writeReportSummary(t *testing.T, path string, meta report.Meta, recs []*rep
 	}
 }
 
-// One unlucky draw never fails the shipped gate: the baseline has
-// routing/m-who-pandemic-strategy right in 4 of 5 samples, the replay in 3
-// (sample 1 lost). On main this failed routing.accuracy at tolerance 0
-// (a mean over 340 samples moved by 1/340); now it is a note.
+// One unlucky draw never fails the shipped gate: the planted baseline has
+// routing/m-who-pandemic-strategy right in sample 1 too, the replay lost
+// it (one draw of ten). A mean over every sample moved by one draw once
+// failed routing.accuracy at tolerance 0; now it is a note.
 func TestShippedGateIgnoresOneUnluckyDraw(t *testing.T) {
 	testenv.Slow(t)
 	base := plantedBaseline(t, "routing/m-who-pandemic-strategy", func(r *report.CaseRecord) {
@@ -501,7 +501,9 @@ func TestShippedGateIgnoresOneUnluckyDraw(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d: %s\n%s", code, out, errOut)
 	}
-	if !strings.Contains(out, "routing.accuracy: mean per-case pass rate fell by 0.3 points") || !strings.Contains(out, "not a regression") {
-		t.Errorf("stdout does not explain the draw:\n%s", out)
+	// run --quiet prints the verdict line alone; the notes are in report.md.
+	md := string(mustRead(t, filepath.Join(dir, "report.md")))
+	if !strings.Contains(md, "routing.accuracy: mean per-case pass rate fell by 0.1 points, but only 1 of 68 cases changed") || !strings.Contains(md, "not a regression") {
+		t.Errorf("report.md does not explain the draw:\n%s", md)
 	}
 }

@@ -100,6 +100,11 @@ func (f *Flags) Load(out string) (*Judge, error) {
 	if err != nil {
 		return nil, cmdutil.Usage(err)
 	}
+	// The calibration report, like the acceptances, is named relative to
+	// the gates file, so a gate run from another folder reads the same one.
+	if j := cfg.Judges; j != nil && !filepath.IsAbs(j.Calibration) {
+		j.Calibration = filepath.Join(filepath.Dir(f.Gates), j.Calibration)
+	}
 	if f.Baseline != "" {
 		bi, err := os.Stat(f.Baseline)
 		if err != nil {

@@ -9,7 +9,7 @@ LATEST   := reports/latest
 # bash for pipefail: a test run piped into its summary keeps go test's status.
 SHELL := bash
 
-.PHONY: aa run test test-all unit-all mutants build install vet fmt-check unit gate baseline cassettes compare bench fuzz clean consent-tables docs
+.PHONY: aa run test test-all unit-all mutants build install vet fmt-check unit gate baseline calibration cassettes compare bench fuzz clean consent-tables docs
 
 # -buildvcs=auto: --version names the commit even where GOFLAGS turns
 # stamping off.
@@ -68,6 +68,13 @@ baseline: build
 	$(BIN) run --quiet --out reports/.baseline
 	mv reports/.baseline/report.json reports/baseline.json
 	rm -rf reports/.baseline
+
+# calibration: measure the correctness judge the cassettes were recorded
+# with (the simulator's stand-in) against the human labels of
+# datasets/calibration/, into the report the gate's judges section reads.
+# A live judge is measured with --judge model instead (docs/scorers.md).
+calibration: build
+	$(BIN) grade --calibrate --judge sim --out reports/calibration.json >/dev/null
 
 # cassettes: re-record every shipped cassette from the simulator, for every
 # prompt variant and output mode; the routing set in model mode gets

@@ -51,7 +51,9 @@ else
 fi
 mkdir -p "$work/.aa"
 [ -n "${RECORD_BASELINE:-}" ] || cp "$baseline" "$work/.aa/baseline.json"
-cp "$gates" "$work/.aa/gates.yaml"
+# The gates file where it is: the files it names (the judges' calibration
+# report, the accepted regressions) are read beside it.
+gates=$(cd "$(dirname "$gates")" && pwd)/$(basename "$gates")
 cd "$work"
 
 policyflag=()
@@ -85,7 +87,7 @@ for i in $(seq 1 "$runs"); do
 		exit 3
 	fi
 	rc=0
-	out=$("$sb" run --quiet --out "" --runs "" --variant "$variant" --gates .aa/gates.yaml --baseline .aa/baseline.json 2>&1) || rc=$?
+	out=$("$sb" run --quiet --out "" --runs "" --variant "$variant" --gates "$gates" --baseline .aa/baseline.json 2>&1) || rc=$?
 	verdict=$(printf '%s\n' "$out" | sed -n '/^gate:/,$p' | tr -s ' \n' ' ' | sed 's/ *$//')
 	case $rc in
 	0) ;;

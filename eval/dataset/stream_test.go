@@ -78,7 +78,7 @@ func sameAsWhole(t testing.TB, path string) bool {
 }
 
 func TestStreamShippedDatasets(t *testing.T) {
-	paths, _ := filepath.Glob("../../datasets/*.yaml")
+	paths, _ := filepath.Glob("../../testdata/demo/datasets/*.yaml")
 	if len(paths) < 4 {
 		t.Fatalf("found %d shipped datasets", len(paths))
 	}

@@ -10,6 +10,7 @@ import (
 	"github.com/searchbench/searchbench/eval/report"
 	"github.com/searchbench/searchbench/eval/report/reporttest"
 	"github.com/searchbench/searchbench/eval/score"
+	"github.com/searchbench/searchbench/internal/demo"
 	"github.com/searchbench/searchbench/lib/golden"
 	"github.com/searchbench/searchbench/orchestrator/trace"
 )
@@ -82,7 +83,7 @@ func TestLoadInvalidYAML(t *testing.T) {
 }
 
 func TestLoadShipped(t *testing.T) {
-	data, err := os.ReadFile("../../gates.yaml")
+	data, err := os.ReadFile("../../testdata/demo/gates.yaml")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -360,7 +361,7 @@ func TestWriteGolden(t *testing.T) {
 
 func readBaseline(t *testing.T) *report.Report {
 	t.Helper()
-	f, err := os.Open("../../reports/baseline.json")
+	f, err := os.Open(filepath.Join(demo.Tree(t), "reports", "baseline.json"))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -251,7 +251,7 @@ func TestLatencyIsGated(t *testing.T) {
 	if got := strings.Join(kindsOf(v), ","); got != KindRegression || !strings.Contains(v.Violations[0].Explanation, "cost.latency.p95 rose from 2000 ms (4) to 3001 ms (4), by 1001 ms") {
 		t.Errorf("kinds %q: %+v", got, v.Violations)
 	}
-	data, err := os.ReadFile("../../gates.yaml")
+	data, err := os.ReadFile("../../testdata/demo/gates.yaml")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -14,7 +14,7 @@ import (
 )
 
 // shipped is the dataset the harness ships.
-const shipped = "../../datasets/parser.yaml"
+const shipped = "../../testdata/demo/datasets/parser.yaml"
 
 // renderTable is the measurement as a plain text table, for the golden file
 // (the harness has its own renderers).

@@ -10,16 +10,18 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
+	"github.com/searchbench/searchbench/internal/demo"
 	"github.com/searchbench/searchbench/lib/testenv"
 	"github.com/searchbench/searchbench/orchestrator/executor"
 )
 
-// shippedAnswers reads every Phase 1 and Phase 2 answer in the shipped
-// cassettes: the chat completion messages whose content is one.
+// shippedAnswers reads every Phase 1 and Phase 2 answer in the demo's
+// cassettes (internal/demo): the chat completion messages whose content is
+// one.
 func shippedAnswers(t *testing.T) map[string]executor.Message {
 	t.Helper()
 	out := map[string]executor.Message{}
-	err := filepath.WalkDir("../../cassettes", func(path string, d fs.DirEntry, err error) error {
+	err := filepath.WalkDir(filepath.Join(demo.Tree(t), "cassettes"), func(path string, d fs.DirEntry, err error) error {
 		if err != nil || d.IsDir() || !strings.HasSuffix(path, ".yaml") {
 			return err
 		}

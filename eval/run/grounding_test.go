@@ -23,7 +23,7 @@ func (c *collect) End(report.Summary) error        { return nil }
 func TestShippedGrounding(t *testing.T) {
 	items := plan(t, shipped(t), "dataset:routing", "dataset:flows")
 	var got collect
-	sum, err := Replay(context.Background(), Slice(items), Options{Variant: shippedVariant(t, "seed"), Cassettes: "../../cassettes", Parallel: 2, Scorers: []score.Scorer{score.Grounding{}}},
+	sum, err := Replay(context.Background(), Slice(items), Options{Variant: shippedVariant(t, "seed"), Cassettes: shippedCassettes(t), Parallel: 2, Scorers: []score.Scorer{score.Grounding{}}},
 		report.Meta{Tool: "searchbench", Variant: "seed"}, &got)
 	if err != nil {
 		t.Fatal(err)

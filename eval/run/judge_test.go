@@ -13,6 +13,7 @@ import (
 	"github.com/searchbench/searchbench/eval/grade"
 	"github.com/searchbench/searchbench/eval/report"
 	"github.com/searchbench/searchbench/eval/score"
+	"github.com/searchbench/searchbench/internal/demo"
 	"github.com/searchbench/searchbench/orchestrator/prompts"
 )
 
@@ -62,12 +63,12 @@ func correctnessAttrs(t *testing.T, rec map[string]any) map[string]any {
 // undecided and replays no judge.
 func TestJudgeReplay(t *testing.T) {
 	seed := shippedVariant(t, "seed")
-	rec := replayOne(t, "../../cassettes", seed, false, judgeCase)
+	rec := replayOne(t, shippedCassettes(t), seed, false, judgeCase)
 	a := correctnessAttrs(t, rec)
 	if a["turn 1: decided_by"] != grade.ByJudge || a["turn 1: label"] != grade.Correct || a["judge"] != "simulator stand-in" {
 		t.Errorf("judged: %v (error %v)", a, rec["error"])
 	}
-	rec = replayOne(t, "../../cassettes", seed, true, judgeCase)
+	rec = replayOne(t, shippedCassettes(t), seed, true, judgeCase)
 	a = correctnessAttrs(t, rec)
 	if a["turn 1: decided_by"] != grade.ByNone || a["turn 1: label"] != "undecided" || rec["error"] != nil {
 		t.Errorf("rules only: %v (error %v)", a, rec["error"])
@@ -79,10 +80,12 @@ func TestJudgeReplay(t *testing.T) {
 func TestJudgeStale(t *testing.T) {
 	root := t.TempDir()
 	dir := filepath.Join(root, "seed")
-	if err := os.MkdirAll(dir, 0o755); err != nil {
+	// The demo's seed, every file (the assistant's prompts are those its
+	// cassettes were recorded with), and an edited judge.
+	if err := demo.CopyTree("../../testdata/demo/prompts/seed", dir); err != nil {
 		t.Fatal(err)
 	}
-	b, err := os.ReadFile("../../prompts/seed/judge-correctness.md")
+	b, err := os.ReadFile(filepath.Join(dir, prompts.JudgeFile))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -93,7 +96,7 @@ func TestJudgeStale(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	rec := replayOne(t, "../../cassettes", v, false, judgeCase)
+	rec := replayOne(t, shippedCassettes(t), v, false, judgeCase)
 	msg, _ := rec["error"].(string)
 	for _, want := range []string{"stale judge cassette", "yes-after-phase1.judge.yaml", "recorded before judge-correctness.md changed", "searchbench record --stale"} {
 		if !strings.Contains(msg, want) {
@@ -101,7 +104,7 @@ func TestJudgeStale(t *testing.T) {
 		}
 	}
 	// The assistant's own cassettes are not stale: the rules alone replay.
-	if rec := replayOne(t, "../../cassettes", v, true, judgeCase); rec["error"] != nil {
+	if rec := replayOne(t, shippedCassettes(t), v, true, judgeCase); rec["error"] != nil {
 		t.Errorf("rules only with an edited judge: %v", rec["error"])
 	}
 }

@@ -15,12 +15,19 @@ import (
 	"github.com/searchbench/searchbench/eval/report"
 	"github.com/searchbench/searchbench/eval/score"
 	"github.com/searchbench/searchbench/eval/vcr"
+	"github.com/searchbench/searchbench/internal/demo"
 	"github.com/searchbench/searchbench/lib/testenv"
 	"github.com/searchbench/searchbench/orchestrator/executor"
 	"github.com/searchbench/searchbench/orchestrator/prompts"
 )
 
-const datasets = "../../datasets"
+// datasets is the demo's pinned datasets (internal/demo): the tests' own
+// data, never the team's working datasets/.
+const datasets = "../../testdata/demo/datasets"
+
+// shippedCassettes is the demo tree's cassettes, recorded from the pinned
+// data by the simulator (built once, shared by every test binary).
+func shippedCassettes(t testing.TB) string { return filepath.Join(demo.Tree(t), "cassettes") }
 
 func shipped(t *testing.T) []*dataset.Dataset {
 	t.Helper()
@@ -43,7 +50,7 @@ func plan(t *testing.T, ds []*dataset.Dataset, filter ...string) []Item {
 // shippedVariant loads a variant of the project's prompts folder.
 func shippedVariant(t testing.TB, name string) *prompts.Variant {
 	t.Helper()
-	v, err := prompts.Load("../../prompts", name)
+	v, err := prompts.Load("../../testdata/demo/prompts", name)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -202,7 +209,7 @@ func TestShippedCassettesAreReproducible(t *testing.T) {
 			dir := t.TempDir()
 			// The committed recorded.json says how many samples each case
 			// has; a recording without --samples keeps them.
-			committedShelf := Shelf{Root: "../../cassettes", Variant: variant, Mode: mode}
+			committedShelf := Shelf{Root: shippedCassettes(t), Variant: variant, Mode: mode}
 			m, err := committedShelf.LoadManifest()
 			if err != nil {
 				t.Fatal(err)
@@ -217,7 +224,7 @@ func TestShippedCassettesAreReproducible(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				committed, err := os.ReadFile(filepath.Join(append([]string{"../../cassettes"}, rel...)...))
+				committed, err := os.ReadFile(filepath.Join(append([]string{shippedCassettes(t)}, rel...)...))
 				if errors.Is(err, os.ErrNotExist) {
 					t.Errorf("%s: not committed (run make cassettes)", filepath.Join(rel...))
 					return
@@ -267,7 +274,7 @@ func TestShippedCassettesReplayInEveryMode(t *testing.T) {
 		for _, mode := range prompts.Modes {
 			var buf bytes.Buffer
 			sum, err := Replay(context.Background(), Slice(items), Options{
-				Variant: shippedVariant(t, variant), Mode: mode, Cassettes: "../../cassettes", Scorers: score.All(), Parser: p,
+				Variant: shippedVariant(t, variant), Mode: mode, Cassettes: shippedCassettes(t), Scorers: score.All(), Parser: p,
 			}, report.Meta{SchemaVersion: report.SchemaVersion, Tool: "searchbench"}, report.NewJSON(&buf))
 			if err != nil {
 				t.Fatal(err)

@@ -11,6 +11,8 @@ import (
 	"sort"
 	"strings"
 	"time"
+
+	"github.com/searchbench/searchbench/internal/demo"
 )
 
 // A Region is one generated part of a page: the command that produces it
@@ -142,31 +144,25 @@ func Pages(root string) ([]string, error) {
 	return pages, nil
 }
 
-// A Runner runs region commands, each in a fresh copy of the repository's
-// tree, with a searchbench built from that tree first on PATH.
+// A Runner runs region commands, each in a fresh copy of the demo tree
+// (internal/demo: this tree's code with the pinned demo data and its
+// recordings, never the team's working cassettes, baseline and prompts), with
+// a searchbench built from that tree first on PATH.
 type Runner struct {
-	Root  string   // the repository
-	files []string // the tree, as git knows it
-	bin   string   // folder holding the built searchbench
-	env   []string
-	tmp   string
+	Root string // the repository
+	tree string // the demo tree
+	bin  string // folder holding the built searchbench
+	env  []string
+	tmp  string
 }
 
-// NewRunner lists the tree and builds searchbench into a temporary folder;
-// Close removes it.
+// NewRunner builds the demo tree (once per source: internal/demo) and
+// searchbench into a temporary folder; Close removes the latter.
 func NewRunner(ctx context.Context, root string) (*Runner, error) {
 	r := &Runner{Root: root}
-	out, err := exec.CommandContext(ctx, "git", "-C", root, "ls-files", "--cached", "--others", "--exclude-standard").Output()
-	if err != nil {
-		return nil, fmt.Errorf("git ls-files: %w (docgen copies the tree git knows)", err)
-	}
-	for _, f := range strings.Split(strings.TrimSpace(string(out)), "\n") {
-		if st, err := os.Lstat(filepath.Join(root, f)); err == nil && st.Mode().IsRegular() {
-			r.files = append(r.files, f) // a tracked file deleted in the work tree is gone
-		}
-	}
-	if len(r.files) < 100 {
-		return nil, fmt.Errorf("git ls-files listed %d files under %s: not the repository", len(r.files), root)
+	var err error
+	if r.tree, err = demo.Build(ctx, root, "", nil); err != nil {
+		return nil, err
 	}
 	if r.tmp, err = os.MkdirTemp("", "docgen-"); err != nil {
 		return nil, err
@@ -217,22 +213,8 @@ func (r *Runner) Run(ctx context.Context, cmd string) (string, error) {
 		return "", err
 	}
 	defer os.RemoveAll(dir)
-	for _, f := range r.files {
-		b, err := os.ReadFile(filepath.Join(r.Root, f))
-		if err != nil {
-			return "", err
-		}
-		st, err := os.Stat(filepath.Join(r.Root, f))
-		if err != nil {
-			return "", err
-		}
-		dst := filepath.Join(dir, f)
-		if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
-			return "", err
-		}
-		if err := os.WriteFile(dst, b, st.Mode().Perm()); err != nil {
-			return "", err
-		}
+	if err := demo.CopyTree(r.tree, dir); err != nil {
+		return "", err
 	}
 	home := filepath.Join(dir, ".home")
 	if err := os.Mkdir(home, 0o755); err != nil {

@@ -11,6 +11,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/searchbench/searchbench/internal/demo"
 	"github.com/searchbench/searchbench/lib/testenv"
 )
 
@@ -20,12 +21,13 @@ const repoRoot = "../.."
 // runLine is one re-recording's verdict as scripts/aa.sh prints it.
 var runLine = regexp.MustCompile(`^run (\d+)/(\d+) seed (\d+): (.*)$`)
 
-// aa runs scripts/aa.sh in the repository with env and returns each run's
-// verdict line and the script's summary.
+// aa runs scripts/aa.sh in the demo tree (internal/demo: the tests' own
+// cassettes, baseline and gates, never the team's) with env and returns
+// each run's verdict line and the script's summary.
 func aa(t *testing.T, bin string, env ...string) (verdicts []string, summary string) {
 	t.Helper()
 	cmd := exec.Command("bash", "scripts/aa.sh")
-	cmd.Dir = repoRoot
+	cmd.Dir = demo.Tree(t)
 	cmd.Env = append(os.Environ(), append([]string{"SEARCHBENCH=" + bin}, env...)...)
 	var errb bytes.Buffer
 	cmd.Stderr = &errb

@@ -16,6 +16,7 @@ import (
 	"github.com/searchbench/searchbench/eval/vcr"
 	"github.com/searchbench/searchbench/internal/cmd/root"
 	"github.com/searchbench/searchbench/internal/cmdutil"
+	"github.com/searchbench/searchbench/internal/demo"
 	"github.com/searchbench/searchbench/lib/testenv"
 )
 
@@ -48,13 +49,15 @@ var walks = map[string]walk{
 	"ci-prompt-pr.txtar":  {"docs/ci.md", "## What a prompt pull request gets"},
 }
 
-// TestWalkthroughs runs every script in a fresh copy of the tree: the files
-// git tracks plus those it would track (untracked, not ignored), so a run
-// before committing sees the change. The scripts run make and go as a user
-// does; neither may be missing (a skipped walk would be a vacuous pass).
+// TestWalkthroughs runs every script in a fresh copy of the demo tree
+// (internal/demo): the code as it is now, files not yet committed
+// included, with the pinned demo data and its recordings, never the team's
+// working cassettes, baseline and prompts. The scripts run make and go as a
+// user does; neither may be missing (a skipped walk would be a vacuous
+// pass).
 func TestWalkthroughs(t *testing.T) {
 	testenv.Slow(t)
-	files := treeFiles(t)
+	tree := demo.Tree(t)
 	goEnv := map[string]string{}
 	for _, k := range []string{"GOCACHE", "GOMODCACHE", "GOPATH", "GOROOT"} {
 		out, err := exec.Command("go", "env", k).Output()
@@ -69,18 +72,8 @@ func TestWalkthroughs(t *testing.T) {
 	testscript.Run(t, testscript.Params{
 		Dir: "testdata",
 		Setup: func(env *testscript.Env) error {
-			for _, f := range files {
-				b, err := os.ReadFile(filepath.Join(repoRoot, f))
-				if err != nil {
-					return err
-				}
-				dst := filepath.Join(env.WorkDir, f)
-				if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
-					return err
-				}
-				if err := os.WriteFile(dst, b, 0o644); err != nil {
-					return err
-				}
+			if err := demo.CopyTree(tree, env.WorkDir); err != nil {
+				return err
 			}
 			for k, v := range goEnv {
 				env.Setenv(k, v)
@@ -95,26 +88,6 @@ func TestWalkthroughs(t *testing.T) {
 			return nil
 		},
 	})
-}
-
-// treeFiles lists the repository's files as a fresh clone would have them,
-// plus untracked files that are not ignored.
-func treeFiles(t *testing.T) []string {
-	t.Helper()
-	out, err := exec.Command("git", "-C", repoRoot, "ls-files", "--cached", "--others", "--exclude-standard").Output()
-	if err != nil {
-		t.Fatalf("git ls-files: %v (the walkthroughs copy the tree git knows)", err)
-	}
-	var files []string
-	for _, f := range strings.Split(strings.TrimSpace(string(out)), "\n") {
-		if _, err := os.Stat(filepath.Join(repoRoot, f)); err == nil {
-			files = append(files, f) // a tracked file deleted in the work tree is gone
-		}
-	}
-	if len(files) < 100 {
-		t.Fatalf("git ls-files listed %d files: not the repository", len(files))
-	}
-	return files
 }
 
 // TestScriptsFollowDocs: each script runs its section's commands, every one

@@ -10,6 +10,7 @@ import (
 	"github.com/rhysd/actionlint"
 
 	"github.com/searchbench/searchbench/eval/vcr"
+	"github.com/searchbench/searchbench/internal/demo"
 	"github.com/searchbench/searchbench/lib/testenv"
 )
 
@@ -213,10 +214,12 @@ func newWorld(t *testing.T) *world {
 		w.env = append(w.env, k+"="+strings.TrimSpace(string(out)))
 	}
 
-	// main: this tree as a fresh clone has it.
+	// main: the demo tree (internal/demo) as a fresh clone has it: this
+	// tree's code with the pinned demo data and its recordings, never the
+	// team's working cassettes, baseline and prompts.
 	work := filepath.Join(root, "work")
-	for _, f := range treeFiles(t) {
-		copyFile(t, filepath.Join(repo, f), filepath.Join(work, f))
+	if err := demo.CopyTree(demo.Tree(t), work); err != nil {
+		t.Fatal(err)
 	}
 	w.sh(t, work, "git init --quiet -b main . && git add -A && git commit --quiet -m base && "+
 		"git init --quiet --bare "+w.origin+" && git -C "+w.origin+" config uploadpack.allowAnySHA1InWant true && "+
@@ -257,22 +260,3 @@ func (w *world) runner(t *testing.T, ev event) *runner {
 	return r
 }
 
-// treeFiles lists the repository's files as a fresh clone would have them,
-// plus untracked files that are not ignored.
-func treeFiles(t *testing.T) []string {
-	t.Helper()
-	out, err := exec.Command("git", "-C", repo, "ls-files", "--cached", "--others", "--exclude-standard").Output()
-	if err != nil {
-		t.Fatalf("git ls-files: %v", err)
-	}
-	var files []string
-	for _, f := range strings.Split(strings.TrimSpace(string(out)), "\n") {
-		if fi, err := os.Stat(filepath.Join(repo, f)); err == nil && fi.Mode().IsRegular() {
-			files = append(files, f)
-		}
-	}
-	if len(files) < 100 {
-		t.Fatalf("git ls-files listed %d files: not the repository", len(files))
-	}
-	return files
-}

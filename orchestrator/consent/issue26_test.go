@@ -95,7 +95,7 @@ func TestIssue26Kinds(t *testing.T) {
 // the user refused. There is no exemption: a word that is a yes only in
 // languages the reply may not be written in decides nothing (language.go).
 func TestDeclinesNeverSearch(t *testing.T) {
-	paths, err := filepath.Glob("../../datasets/*.yaml")
+	paths, err := filepath.Glob("../../testdata/demo/datasets/*.yaml")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -14,7 +14,7 @@ import (
 // (gen/glibc.go): a source the lexicon, built from CLDR and gettext
 // catalogs, does not use.
 const (
-	multilingualFile = "../../datasets/consent-multilingual.yaml"
+	multilingualFile = "../../testdata/demo/datasets/consent-multilingual.yaml"
 	// languagesDoc is the generated per-language report.
 	languagesDoc = "../../docs/consent-languages.md"
 )

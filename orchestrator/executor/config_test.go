@@ -7,7 +7,7 @@ import (
 )
 
 func TestShippedConfigIsTheSeedsRecommendation(t *testing.T) {
-	cfg, err := LoadConfig("../../config/executor.yaml")
+	cfg, err := LoadConfig("../../testdata/demo/config/executor.yaml")
 	if err != nil {
 		t.Fatal(err)
 	}

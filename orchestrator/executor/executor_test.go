@@ -109,7 +109,7 @@ func TestPromptExamplesParse(t *testing.T) {
 }
 
 func TestShippedSchemaIsTheSeeds(t *testing.T) {
-	shipped, err := os.ReadFile("../../config/guided-schema.json")
+	shipped, err := os.ReadFile("../../testdata/demo/config/guided-schema.json")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -10,8 +10,9 @@ import (
 	builtin "github.com/searchbench/searchbench/prompts"
 )
 
-// root is the project's prompts folder.
-const root = "../../prompts"
+// root is the demo's pinned prompts folder (internal/demo): the tests'
+// own, never the team's working prompts/.
+const root = "../../testdata/demo/prompts"
 
 func TestLoad(t *testing.T) {
 	got, err := List(root)
@@ -48,7 +49,7 @@ func TestLoad(t *testing.T) {
 	if p.Phase2 == sp.Phase2 || !strings.Contains(p.Phase2, "ROUTING PROCEDURE") {
 		t.Error("routing-examples should override phase2")
 	}
-	if strings.Join(v.Own, ",") != "phase2.md" || v.Sources[Phase1File] != "../../prompts/seed/phase1.md" {
+	if strings.Join(v.Own, ",") != "phase2.md" || v.Sources[Phase1File] != "../../testdata/demo/prompts/seed/phase1.md" {
 		t.Errorf("Own = %v, Sources = %v", v.Own, v.Sources)
 	}
 	if v.Hash == seed.Hash || v.Hashes[Phase1File] != seed.Hashes[Phase1File] || v.Hashes[Phase2File] == seed.Hashes[Phase2File] {
@@ -69,7 +70,9 @@ func TestLoad(t *testing.T) {
 // TestBuiltinIsTheFolder: the compiled-in seed is prompts/seed, file for
 // file, so a binary run anywhere behaves like one run in the repository.
 func TestBuiltinIsTheFolder(t *testing.T) {
-	disk, err := Load(root, Default)
+	// The working folder, whatever a team put in it: the embed is built
+	// from it.
+	disk, err := Load("../../prompts", Default)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -195,7 +198,11 @@ func TestSeedFollowsDesign(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	seed := Builtin().Prompts
+	demoSeed, err := Load(root, Default)
+	if err != nil {
+		t.Fatal(err)
+	}
+	seed := demoSeed.Prompts
 	for _, c := range []struct{ text, prompt, name string }{
 		{"### Phase 1 – Immediate Answer (Unverified)", seed.Phase1, "phase1.md"},
 		{"I haven’t searched the web yet. Would you like me to look this up and confirm with sources? (y/n)", seed.Phase1, "phase1.md"},

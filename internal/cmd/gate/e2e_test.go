@@ -15,13 +15,10 @@ import (
 	"github.com/searchbench/searchbench/eval/score"
 	"github.com/searchbench/searchbench/internal/cmd/root"
 	"github.com/searchbench/searchbench/internal/cmdutil"
+	"github.com/searchbench/searchbench/internal/demo"
 	"github.com/searchbench/searchbench/lib/testenv"
 	"github.com/searchbench/searchbench/orchestrator/trace"
 )
-
-// repo is the repository root: these tests run the shipped datasets,
-// cassettes, gates file and baseline, as make test does.
-const repo = "../../.."
 
 // sb runs searchbench with args and returns the exit code, stdout and
 // stderr.
@@ -32,12 +29,14 @@ func sb(t *testing.T, args ...string) (int, string, string) {
 	return code, out.String(), errOut.String()
 }
 
-func shipped(sub string) string { return filepath.Join(repo, sub) }
+// shipped is a file of the pinned demo tree (internal/demo): the tests'
+// own data, never the team's working cassettes, baseline and gates.
+func shipped(t testing.TB, sub string) string { return filepath.Join(demo.Tree(t), sub) }
 
 // runArgs replays the shipped data into out, gated against baseline.
-func runArgs(out, baseline string, extra ...string) []string {
-	return append([]string{"run", "--quiet", "--datasets", shipped("datasets"), "--cassettes", shipped("cassettes"),
-		"--config", shipped("config/executor.yaml"), "--out", out, "--runs", "", "--gates", shipped("gates.yaml"), "--baseline", baseline}, extra...)
+func runArgs(t testing.TB, out, baseline string, extra ...string) []string {
+	return append([]string{"run", "--quiet", "--datasets", shipped(t, "datasets"), "--cassettes", shipped(t, "cassettes"),
+		"--prompts", shipped(t, "prompts"), "--config", shipped(t, "config/executor.yaml"), "--out", out, "--runs", "", "--gates", shipped(t, "gates.yaml"), "--baseline", baseline}, extra...)
 }
 
 // gateSection returns the raw bytes of report.json's "gate" section.
@@ -146,7 +145,7 @@ func (o outputs) agree(t *testing.T, want string) {
 // to the record of case key.
 func plantedBaseline(t *testing.T, key string, edit func(*report.CaseRecord)) string {
 	t.Helper()
-	f, err := os.Open(shipped("reports/baseline.json"))
+	f, err := os.Open(shipped(t, "reports/baseline.json"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -206,7 +205,7 @@ func TestFourOutputsAgreeOnTheVerdict(t *testing.T) {
 	testenv.Slow(t)
 	t.Run("clean rerun", func(t *testing.T) {
 		dir := t.TempDir()
-		code, out, errOut := sb(t, runArgs(dir, shipped("reports/baseline.json"))...)
+		code, out, errOut := sb(t, runArgs(t, dir, shipped(t, "reports/baseline.json"))...)
 		o := readOutputs(t, code, out, dir)
 		o.agree(t, report.VerdictPass)
 		if o.junitFailing != "" {
@@ -221,7 +220,7 @@ func TestFourOutputsAgreeOnTheVerdict(t *testing.T) {
 		// pass rate fell (rate_drop, the flip of a sampled case).
 		base := plantedBaseline(t, "routing/m-ubi-pilots", setPass(true))
 		dir := t.TempDir()
-		code, out, _ := sb(t, runArgs(dir, base)...)
+		code, out, _ := sb(t, runArgs(t, dir, base)...)
 		o := readOutputs(t, code, out, dir)
 		o.agree(t, report.VerdictFail)
 		if o.junitFailing != "m-ubi-pilots [routing]" {
@@ -233,7 +232,7 @@ func TestFourOutputsAgreeOnTheVerdict(t *testing.T) {
 		// shipped gates ratchet improvements).
 		base := plantedBaseline(t, "consent/seed-yes-y", setPass(false))
 		dir := t.TempDir()
-		code, out, _ := sb(t, runArgs(dir, base)...)
+		code, out, _ := sb(t, runArgs(t, dir, base)...)
 		o := readOutputs(t, code, out, dir)
 		o.agree(t, report.VerdictFail)
 		if len(o.gate.Violations) != 1 || o.gate.Violations[0].Kind != "improved" || o.gate.Violations[0].Case != "consent/seed-yes-y" {
@@ -246,9 +245,9 @@ func TestFourOutputsAgreeOnTheVerdict(t *testing.T) {
 			t.Fatal(err)
 		}
 		dir := t.TempDir()
-		args := runArgs(dir, shipped("reports/baseline.json"))
+		args := runArgs(t, dir, shipped(t, "reports/baseline.json"))
 		for i := range args {
-			if args[i] == shipped("gates.yaml") {
+			if args[i] == shipped(t, "gates.yaml") {
 				args[i] = gates
 			}
 		}
@@ -280,9 +279,9 @@ func mustRead(t *testing.T, p string) []byte {
 // unsharded gated run. Each shard passes its own per-case gate.
 func TestShardedGateEqualsUnsharded(t *testing.T) {
 	testenv.Slow(t)
-	baseline := shipped("reports/baseline.json")
+	baseline := shipped(t, "reports/baseline.json")
 	whole := t.TempDir()
-	if code, out, errOut := sb(t, runArgs(whole, baseline)...); code != 0 {
+	if code, out, errOut := sb(t, runArgs(t, whole, baseline)...); code != 0 {
 		t.Fatalf("unsharded run: exit %d\n%s\n%s", code, out, errOut)
 	}
 	want := gateSection(t, filepath.Join(whole, "report.json"))
@@ -292,7 +291,7 @@ func TestShardedGateEqualsUnsharded(t *testing.T) {
 			var shards []string
 			for k := 1; k <= n; k++ {
 				dir := t.TempDir()
-				code, out, errOut := sb(t, runArgs(dir, baseline, "--shard", fmt.Sprintf("%d/%d", k, n))...)
+				code, out, errOut := sb(t, runArgs(t, dir, baseline, "--shard", fmt.Sprintf("%d/%d", k, n))...)
 				if code != 0 {
 					t.Fatalf("shard %d/%d: exit %d\n%s\n%s", k, n, code, out, errOut)
 				}
@@ -305,7 +304,7 @@ func TestShardedGateEqualsUnsharded(t *testing.T) {
 			mergedDir := t.TempDir()
 			merged := filepath.Join(mergedDir, "report.json")
 			args := append([]string{"merge", "-o", merged, "--html", filepath.Join(mergedDir, "report.html"),
-				"--gates", shipped("gates.yaml"), "--baseline", baseline}, shards...)
+				"--gates", shipped(t, "gates.yaml"), "--baseline", baseline}, shards...)
 			code, out, errOut := sb(t, args...)
 			if code != 0 {
 				t.Fatalf("merge: exit %d\n%s\n%s", code, out, errOut)
@@ -326,11 +325,11 @@ func TestShardedGateEqualsUnsharded(t *testing.T) {
 	// A merge missing a shard is not the whole run: its cases are removed.
 	t.Run("missing shard", func(t *testing.T) {
 		dir := t.TempDir()
-		if code, _, errOut := sb(t, runArgs(dir, baseline, "--shard", "1/2")...); code != 0 {
+		if code, _, errOut := sb(t, runArgs(t, dir, baseline, "--shard", "1/2")...); code != 0 {
 			t.Fatalf("shard: %s", errOut)
 		}
 		merged := filepath.Join(t.TempDir(), "merged.json")
-		code, out, _ := sb(t, "merge", "-o", merged, "--gates", shipped("gates.yaml"), "--baseline", baseline, filepath.Join(dir, "report.json"))
+		code, out, _ := sb(t, "merge", "-o", merged, "--gates", shipped(t, "gates.yaml"), "--baseline", baseline, filepath.Join(dir, "report.json"))
 		if code != cmdutil.ExitFail || !strings.Contains(out, "removed") {
 			t.Errorf("exit %d; a half merge must fail the gate:\n%s", code, out)
 		}
@@ -357,14 +356,14 @@ func readGate(t *testing.T, p string) *report.Gate {
 // a report without traces leaves none behind.
 func TestGateOutCarriesTheTraces(t *testing.T) {
 	testenv.Slow(t)
-	baseline := shipped("reports/baseline.json")
+	baseline := shipped(t, "reports/baseline.json")
 	run := t.TempDir()
-	if code, out, errOut := sb(t, runArgs(run, baseline)...); code != 0 {
+	if code, out, errOut := sb(t, runArgs(t, run, baseline)...); code != 0 {
 		t.Fatalf("run: exit %d\n%s\n%s", code, out, errOut)
 	}
 	traces := mustRead(t, filepath.Join(run, "traces.jsonl.gz"))
 	out := t.TempDir()
-	if code, stdout, errOut := sb(t, "gate", filepath.Join(run, "report.json"), "--gates", shipped("gates.yaml"), "--baseline", baseline, "--out", out); code != 0 {
+	if code, stdout, errOut := sb(t, "gate", filepath.Join(run, "report.json"), "--gates", shipped(t, "gates.yaml"), "--baseline", baseline, "--out", out); code != 0 {
 		t.Fatalf("gate --out: exit %d\n%s\n%s", code, stdout, errOut)
 	}
 	if got := mustRead(t, filepath.Join(out, "traces.jsonl.gz")); !bytes.Equal(got, traces) {
@@ -379,7 +378,7 @@ func TestGateOutCarriesTheTraces(t *testing.T) {
 	if err := os.WriteFile(renamed, mustRead(t, filepath.Join(run, "report.json")), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if code, stdout, errOut := sb(t, "gate", renamed, "--gates", shipped("gates.yaml"), "--baseline", baseline, "--out", out); code != 0 {
+	if code, stdout, errOut := sb(t, "gate", renamed, "--gates", shipped(t, "gates.yaml"), "--baseline", baseline, "--out", out); code != 0 {
 		t.Fatalf("gate --out: exit %d\n%s\n%s", code, stdout, errOut)
 	}
 	if _, err := os.Stat(filepath.Join(out, "traces.jsonl.gz")); !os.IsNotExist(err) {
@@ -497,7 +496,7 @@ func TestShippedGateIgnoresOneUnluckyDraw(t *testing.T) {
 		}
 	})
 	dir := t.TempDir()
-	code, out, errOut := sb(t, runArgs(dir, base)...)
+	code, out, errOut := sb(t, runArgs(t, dir, base)...)
 	if code != 0 {
 		t.Fatalf("exit %d: %s\n%s", code, out, errOut)
 	}

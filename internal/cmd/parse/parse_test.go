@@ -51,7 +51,7 @@ func TestParse(t *testing.T) {
 		},
 		{
 			name:     "config file",
-			args:     []string{"parse", "--config", "../../../config/executor.yaml", "testdata/split.yaml"},
+			args:     []string{"parse", "--config", "../../../testdata/demo/config/executor.yaml", "testdata/split.yaml"},
 			strategy: "react", tried: "react", field: "content", calls: "web_search(query=latest Go release)",
 		},
 		{

@@ -99,12 +99,12 @@ func TestLiveRecordingReplaysAnywhere(t *testing.T) {
 	testenv.Slow(t)
 	dir := t.TempDir()
 	cassettes := filepath.Join(dir, "cassettes")
-	common := []string{"--datasets", "../../../datasets", "--cassettes", cassettes, "--filter", "id:t-iphone-year", "--filter", "id:yes-after-phase1"}
+	common := []string{"--datasets", "../../../testdata/demo/datasets", "--cassettes", cassettes, "--filter", "id:t-iphone-year", "--filter", "id:yes-after-phase1"}
 	code, out, errOut := sbEnv(t, liveEnv(t), append([]string{"record", "--backend", "live"}, common...)...)
 	if code != 0 || !strings.Contains(out, "recorded 2 cassettes") {
 		t.Fatalf("record --backend live: exit %d\n%s%s", code, out, errOut)
 	}
-	code, out, errOut = sbEnv(t, nil, append([]string{"run", "--quiet", "--out", "", "--runs", "", "--config", "../../../config/executor.yaml"}, common...)...)
+	code, out, errOut = sbEnv(t, nil, append([]string{"run", "--quiet", "--out", "", "--runs", "", "--config", "../../../testdata/demo/config/executor.yaml"}, common...)...)
 	if code != 0 {
 		t.Fatalf("run with no base URL set: exit %d\n%s%s", code, out, errOut)
 	}
@@ -116,7 +116,7 @@ func TestSimDoesNotReplaceLiveCassettes(t *testing.T) {
 	testenv.Slow(t)
 	dir := t.TempDir()
 	cassettes := filepath.Join(dir, "cassettes")
-	common := []string{"--datasets", "../../../datasets", "--cassettes", cassettes, "--filter", "id:t-iphone-year", "--filter", "id:yes-after-phase1"}
+	common := []string{"--datasets", "../../../testdata/demo/datasets", "--cassettes", cassettes, "--filter", "id:t-iphone-year", "--filter", "id:yes-after-phase1"}
 	if code, out, errOut := sbEnv(t, liveEnv(t), append([]string{"record", "--backend", "live"}, common...)...); code != 0 {
 		t.Fatalf("record --backend live: exit %d\n%s%s", code, out, errOut)
 	}
@@ -135,7 +135,7 @@ func TestSimDoesNotReplaceLiveCassettes(t *testing.T) {
 		t.Error("the refused recording changed a live cassette")
 	}
 	// Cases recorded from the simulator are not in the way.
-	if code, out, errOut := sb(t, "record", "--backend", "sim", "--datasets", "../../../datasets", "--cassettes", cassettes, "--filter", "id:t-transformer-paper-date"); code != 0 {
+	if code, out, errOut := sb(t, "record", "--backend", "sim", "--datasets", "../../../testdata/demo/datasets", "--cassettes", cassettes, "--filter", "id:t-transformer-paper-date"); code != 0 {
 		t.Errorf("recording another case: exit %d\n%s%s", code, out, errOut)
 	}
 	if code, out, errOut := sb(t, append([]string{"record", "--backend", "sim", "--force"}, common...)...); code != 0 || !strings.Contains(out, "recorded 2 cassettes") {
@@ -156,7 +156,7 @@ func TestGatewayRecordingWithFailedSearchReplaysAnywhere(t *testing.T) {
 	dir := t.TempDir()
 	cassettes := filepath.Join(dir, "cassettes")
 	env := liveEnv(t)
-	common := []string{"--datasets", "../../../datasets", "--cassettes", cassettes, "--filter", "id:exa-no-credits", "--filter", "id:tavily-plan-limit", "--filter", "id:exa-down-retries-exhausted"}
+	common := []string{"--datasets", "../../../testdata/demo/datasets", "--cassettes", cassettes, "--filter", "id:exa-no-credits", "--filter", "id:tavily-plan-limit", "--filter", "id:exa-down-retries-exhausted"}
 	code, out, errOut := sbEnv(t, env, append([]string{"record", "--backend", "live", "--no-pace"}, common...)...)
 	if code != 0 {
 		t.Fatalf("record --backend live: exit %d\n%s%s", code, out, errOut)
@@ -173,7 +173,7 @@ func TestGatewayRecordingWithFailedSearchReplaysAnywhere(t *testing.T) {
 		}
 		return err
 	})
-	code, out, errOut = sbEnv(t, nil, append([]string{"run", "--quiet", "--out", "", "--runs", "", "--config", "../../../config/executor.yaml"}, common...)...)
+	code, out, errOut = sbEnv(t, nil, append([]string{"run", "--quiet", "--out", "", "--runs", "", "--config", "../../../testdata/demo/config/executor.yaml"}, common...)...)
 	if code != 0 {
 		t.Fatalf("run with no base URL set: exit %d\n%s%s", code, out, errOut)
 	}
@@ -224,7 +224,7 @@ func TestRetriedFailureIsNotRecorded(t *testing.T) {
 		},
 	})
 	dir := t.TempDir()
-	common := []string{"--datasets", "../../../datasets", "--cassettes", filepath.Join(dir, "cassettes"), "--filter", "id:yes-after-phase1"}
+	common := []string{"--datasets", "../../../testdata/demo/datasets", "--cassettes", filepath.Join(dir, "cassettes"), "--filter", "id:yes-after-phase1"}
 	code, out, errOut := sbEnv(t, env, append([]string{"record", "--backend", "live", "--no-pace"}, common...)...)
 	if code != 0 {
 		t.Fatalf("record: exit %d\n%s%s", code, out, errOut)
@@ -233,7 +233,7 @@ func TestRetriedFailureIsNotRecorded(t *testing.T) {
 	if strings.Contains(string(b), "upstream timeout") {
 		t.Error("the retried 503 is in the cassette")
 	}
-	code, out, errOut = sbEnv(t, nil, append([]string{"run", "--quiet", "--out", "", "--runs", "", "--config", "../../../config/executor.yaml"}, common...)...)
+	code, out, errOut = sbEnv(t, nil, append([]string{"run", "--quiet", "--out", "", "--runs", "", "--config", "../../../testdata/demo/config/executor.yaml"}, common...)...)
 	if code != 0 {
 		t.Fatalf("replay: exit %d\n%s%s", code, out, errOut)
 	}
@@ -261,13 +261,13 @@ func TestPathKeyNeverWritten(t *testing.T) {
 		env[k] = strings.Replace(env[k], target.String(), gw.URL+"/"+pathKey, 1)
 	}
 	dir := t.TempDir()
-	common := []string{"--datasets", "../../../datasets", "--cassettes", filepath.Join(dir, "cassettes"), "--filter", "id:t-iphone-year", "--filter", "id:tavily-plan-limit"}
+	common := []string{"--datasets", "../../../testdata/demo/datasets", "--cassettes", filepath.Join(dir, "cassettes"), "--filter", "id:t-iphone-year", "--filter", "id:tavily-plan-limit"}
 	code, out, errOut := sbEnv(t, env, append([]string{"record", "--backend", "live", "--no-pace"}, common...)...)
 	if code != 0 || strings.Contains(out+errOut, pathKey) {
 		t.Fatalf("record: exit %d (or the key printed)\n%s%s", code, out, errOut)
 	}
 	reports := filepath.Join(dir, "out")
-	code, out, errOut = sbEnv(t, nil, append([]string{"run", "--quiet", "--out", reports, "--runs", "", "--config", "../../../config/executor.yaml"}, common...)...)
+	code, out, errOut = sbEnv(t, nil, append([]string{"run", "--quiet", "--out", reports, "--runs", "", "--config", "../../../testdata/demo/config/executor.yaml"}, common...)...)
 	if code != 0 {
 		t.Fatalf("replay: exit %d\n%s%s", code, out, errOut)
 	}
@@ -295,11 +295,11 @@ func TestMissNamesTheEnvironment(t *testing.T) {
 	env := liveEnv(t)
 	env["SEARCHBENCH_LLM_MODEL"] = "openai/gpt-oss-120b"
 	dir := t.TempDir()
-	common := []string{"--datasets", "../../../datasets", "--cassettes", filepath.Join(dir, "cassettes"), "--filter", "id:t-iphone-year"}
+	common := []string{"--datasets", "../../../testdata/demo/datasets", "--cassettes", filepath.Join(dir, "cassettes"), "--filter", "id:t-iphone-year"}
 	if code, out, errOut := sbEnv(t, env, append([]string{"record", "--backend", "live", "--no-pace"}, common...)...); code != 0 {
 		t.Fatalf("record: exit %d\n%s%s", code, out, errOut)
 	}
-	runArgs := append([]string{"run", "--quiet", "--out", "", "--runs", "", "--config", "../../../config/executor.yaml"}, common...)
+	runArgs := append([]string{"run", "--quiet", "--out", "", "--runs", "", "--config", "../../../testdata/demo/config/executor.yaml"}, common...)
 	firstLine := func(out string) string {
 		_, rest, _ := strings.Cut(out, "Error: routing/t-iphone-year\n")
 		l, _, _ := strings.Cut(rest, "\n")
@@ -360,7 +360,7 @@ func TestFailedSearchesWarnedStrictRefuses(t *testing.T) {
 		env[k] = strings.Replace(env[k], target.String(), gw.URL, 1)
 	}
 	dir := t.TempDir()
-	common := []string{"--datasets", "../../../datasets", "--cassettes", filepath.Join(dir, "cassettes"), "--filter", "id:t-iphone-year", "--filter", "id:t-microsoft-ceo"}
+	common := []string{"--datasets", "../../../testdata/demo/datasets", "--cassettes", filepath.Join(dir, "cassettes"), "--filter", "id:t-iphone-year", "--filter", "id:t-microsoft-ceo"}
 	code, out, errOut := sbEnv(t, env, append([]string{"record", "--backend", "live", "--no-pace"}, common...)...)
 	flat := strings.Join(strings.Fields(errOut), " ")
 	if code != 0 || !strings.Contains(flat, "WARNING: 2 case(s) were recorded with a failed search") ||

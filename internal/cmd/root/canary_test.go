@@ -333,13 +333,13 @@ func canaryRecordAndReplay(t *testing.T, backend string) {
 	// Replay with the same environment matches: the cassette keeps the
 	// gateway URL with its password and query values masked, and replay
 	// masks the live URL the same way.
-	if code, out, errOut := sb("run", "--runs", "", "--out", filepath.Join(dir, "out-iphone"), "--filter", "routing/iphone", "--config", "../../../config/executor.yaml"); code != 0 {
+	if code, out, errOut := sb("run", "--runs", "", "--out", filepath.Join(dir, "out-iphone"), "--filter", "routing/iphone", "--config", "../../../testdata/demo/config/executor.yaml"); code != 0 {
 		t.Fatalf("run: exit %d\n%s\n%s", code, out, errOut)
 	}
 	// The echo case's recording no longer says what the model was sent
 	// (its keys are redacted, tool errors counting their characters
 	// differ), so it may miss: the point is that every sink stays clean.
-	if code, out, errOut := sb("run", "--runs", filepath.Join(dir, "runs"), "--out", filepath.Join(dir, "out"), "--config", "../../../config/executor.yaml"); code != 0 && code != cmdutil.ExitInfra {
+	if code, out, errOut := sb("run", "--runs", filepath.Join(dir, "runs"), "--out", filepath.Join(dir, "out"), "--config", "../../../testdata/demo/config/executor.yaml"); code != 0 && code != cmdutil.ExitInfra {
 		t.Fatalf("run: exit %d\n%s\n%s", code, out, errOut)
 	}
 	if backend == "live" {
@@ -350,7 +350,7 @@ func canaryRecordAndReplay(t *testing.T, backend string) {
 		// query.
 		env["TAVILY_BASE_URL"] = u.String() + "/tavily/v2?api_key=" + url.QueryEscape(canaryQuery)
 		env["SEARCHBENCH_LLM_MODEL"] = "another-model"
-		if code, out, errOut := sb("run", "--runs", "", "--out", filepath.Join(dir, "out-miss"), "--config", "../../../config/executor.yaml"); code != cmdutil.ExitInfra || !strings.Contains(out+errOut, "no recorded interaction") {
+		if code, out, errOut := sb("run", "--runs", "", "--out", filepath.Join(dir, "out-miss"), "--config", "../../../testdata/demo/config/executor.yaml"); code != cmdutil.ExitInfra || !strings.Contains(out+errOut, "no recorded interaction") {
 			t.Fatalf("run against another URL: exit %d, want a cassette miss (3)\n%s\n%s", code, out, errOut)
 		}
 	}

@@ -20,6 +20,7 @@ import (
 	"github.com/searchbench/searchbench/eval/vcr"
 	"github.com/searchbench/searchbench/internal/cmd/root"
 	"github.com/searchbench/searchbench/internal/cmdutil"
+	"github.com/searchbench/searchbench/internal/demo"
 	"github.com/searchbench/searchbench/lib/fsutil"
 	"github.com/searchbench/searchbench/lib/testenv"
 )
@@ -62,7 +63,7 @@ func TestCrashAndFullDisk(t *testing.T) {
 	ref := map[string]string{}
 	for _, p := range policies {
 		ref[p] = filepath.Join(base, "ref-"+p)
-		if code, errOut := sbIn(t, nil, "record", "--backend", "sim", "--sim-policy", p, "--samples", "2", "--datasets", "../../../datasets", "--cassettes", ref[p], crashCases[0], crashCases[1], crashCases[2], crashCases[3]); code != 0 {
+		if code, errOut := sbIn(t, nil, "record", "--backend", "sim", "--sim-policy", p, "--samples", "2", "--datasets", "../../../testdata/demo/datasets", "--cassettes", ref[p], crashCases[0], crashCases[1], crashCases[2], crashCases[3]); code != 0 {
 			t.Fatalf("reference recording %s: exit %d: %s", p, code, errOut)
 		}
 	}
@@ -133,7 +134,7 @@ func TestCrashAndFullDisk(t *testing.T) {
 			shelf := filepath.Join(base, fmt.Sprintf("kill-record-%d-%d", n, i))
 			copyShelf(p, shelf)
 			other := policies[1-i]
-			code := child(t, n, "record", "--backend", "sim", "--sim-policy", other, "--samples", "2", "--datasets", "../../../datasets", "--cassettes", shelf, crashCases[0], crashCases[1], crashCases[2], crashCases[3])
+			code := child(t, n, "record", "--backend", "sim", "--sim-policy", other, "--samples", "2", "--datasets", "../../../testdata/demo/datasets", "--cassettes", shelf, crashCases[0], crashCases[1], crashCases[2], crashCases[3])
 			trials++
 			switch code {
 			case -1:
@@ -151,14 +152,14 @@ func TestCrashAndFullDisk(t *testing.T) {
 		shelf := filepath.Join(base, fmt.Sprintf("full-record-%d", n))
 		p := policies[n%2]
 		copyShelf(p, shelf)
-		code, _ := sbIn(t, enospcFrom(n), "record", "--backend", "sim", "--sim-policy", policies[1-n%2], "--samples", "2", "--datasets", "../../../datasets", "--cassettes", shelf, crashCases[0], crashCases[1], crashCases[2], crashCases[3])
+		code, _ := sbIn(t, enospcFrom(n), "record", "--backend", "sim", "--sim-policy", policies[1-n%2], "--samples", "2", "--datasets", "../../../testdata/demo/datasets", "--cassettes", shelf, crashCases[0], crashCases[1], crashCases[2], crashCases[3])
 		trials++
 		if code != 0 {
 			full++
 		}
 		audit(shelf)
 		// What a full disk left replays or is refused; never anything else.
-		if code, errOut := sbIn(t, nil, "run", "--quiet", "--runs", "", "--out", "", "--datasets", "../../../datasets", "--cassettes", shelf, "--config", "../../../config/executor.yaml", crashCases[0], crashCases[1], crashCases[2], crashCases[3]); code != 0 && code != cmdutil.ExitInfra {
+		if code, errOut := sbIn(t, nil, "run", "--quiet", "--runs", "", "--out", "", "--datasets", "../../../testdata/demo/datasets", "--cassettes", shelf, "--config", "../../../testdata/demo/config/executor.yaml", crashCases[0], crashCases[1], crashCases[2], crashCases[3]); code != 0 && code != cmdutil.ExitInfra {
 			t.Errorf("replay after a full disk at step %d: exit %d: %s", n, code, errOut)
 		}
 	}
@@ -167,8 +168,9 @@ func TestCrashAndFullDisk(t *testing.T) {
 	// run hold one run's set or the previous one's.
 	filters := []string{"dataset:consent", "dataset:parser"}
 	out, runs := filepath.Join(base, "reports", "latest"), filepath.Join(base, "runs")
+	tree := demo.Tree(t)
 	runArgs := func(i int) []string {
-		return []string{"run", "--quiet", "--out", out, "--runs", runs, "--filter", filters[i%2], "--datasets", "../../../datasets", "--cassettes", "../../../cassettes", "--config", "../../../config/executor.yaml"}
+		return []string{"run", "--quiet", "--out", out, "--runs", runs, "--filter", filters[i%2], "--datasets", filepath.Join(tree, "datasets"), "--cassettes", filepath.Join(tree, "cassettes"), "--prompts", filepath.Join(tree, "prompts"), "--config", filepath.Join(tree, "config", "executor.yaml")}
 	}
 	checkSets := func(when string) {
 		t.Helper()

@@ -20,7 +20,7 @@ func TestShippedReplayIgnoresBaseURLs(t *testing.T) {
 	}
 	io, out, errOut := cmdutil.Test("")
 	io.Getenv = func(k string) string { return env[k] }
-	code := root.Main(context.Background(), append([]string{"run", "--quiet", "--runs", "", "--out", "", "--filter", "dataset:flows", "--filter", "dataset:routing"}, shipped...), io)
+	code := root.Main(context.Background(), append([]string{"run", "--quiet", "--runs", "", "--out", "", "--filter", "dataset:flows", "--filter", "dataset:routing"}, shipped(t)...), io)
 	if code != 0 {
 		t.Fatalf("replay with loopback base URLs set: exit %d\n%s%s", code, out, errOut)
 	}

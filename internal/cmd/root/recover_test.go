@@ -147,8 +147,8 @@ func auditShelf(t *testing.T, cassettes string, cases int) {
 	if _, err := os.Stat(shelf.JournalPath()); err == nil {
 		t.Error("the journal is left after a recording that finished")
 	}
-	code, out, errOut := sbEnv(t, nil, nil, append([]string{"run", "--quiet", "--runs", "", "--out", "", "--datasets", "../../../datasets",
-		"--cassettes", cassettes, "--config", "../../../config/executor.yaml"}, recoverCases[2:]...)...)
+	code, out, errOut := sbEnv(t, nil, nil, append([]string{"run", "--quiet", "--runs", "", "--out", "", "--datasets", "../../../testdata/demo/datasets",
+		"--cassettes", cassettes, "--config", "../../../testdata/demo/config/executor.yaml"}, recoverCases[2:]...)...)
 	if code != 0 {
 		t.Errorf("replay after the resume: exit %d\n%s%s", code, out, errOut)
 	}
@@ -161,7 +161,7 @@ func auditShelf(t *testing.T, cassettes string, cases int) {
 func TestKilledRecordResumes(t *testing.T) {
 	g := newPayGateway(t)
 	cassettes := filepath.Join(t.TempDir(), "cassettes")
-	args := append([]string{"record", "--backend", "live", "--no-pace", "--datasets", "../../../datasets", "--cassettes", cassettes}, recoverCases...)
+	args := append([]string{"record", "--backend", "live", "--no-pace", "--datasets", "../../../testdata/demo/datasets", "--cassettes", cassettes}, recoverCases...)
 
 	g.killAt = 4 // the fourth case starts: three are recorded
 	cmd := exec.Command(os.Args[0], "-test.run=^$")
@@ -211,7 +211,7 @@ func TestKilledRecordResumes(t *testing.T) {
 func TestFullDiskRecordResumes(t *testing.T) {
 	g := newPayGateway(t)
 	cassettes := filepath.Join(t.TempDir(), "cassettes")
-	args := append([]string{"record", "--backend", "live", "--no-pace", "--datasets", "../../../datasets", "--cassettes", cassettes}, recoverCases...)
+	args := append([]string{"record", "--backend", "live", "--no-pace", "--datasets", "../../../testdata/demo/datasets", "--cassettes", cassettes}, recoverCases...)
 	var mu sync.Mutex
 	written := 0
 	full := func(step, name string) error {
@@ -260,7 +260,7 @@ func TestFullDiskRecordResumes(t *testing.T) {
 // command records them, and the replay passes on the new policy.
 func TestFullDiskLeavesNoOldPolicyReplaying(t *testing.T) {
 	cassettes := filepath.Join(t.TempDir(), "cassettes")
-	common := []string{"--datasets", "../../../datasets", "--cassettes", cassettes, crashCases[0], crashCases[1], crashCases[2], crashCases[3]}
+	common := []string{"--datasets", "../../../testdata/demo/datasets", "--cassettes", cassettes, crashCases[0], crashCases[1], crashCases[2], crashCases[3]}
 	if code, _, errOut := sbEnv(t, nil, nil, append([]string{"record", "--backend", "sim"}, common...)...); code != 0 {
 		t.Fatalf("record: exit %d\n%s", code, errOut)
 	}
@@ -273,9 +273,9 @@ func TestFullDiskLeavesNoOldPolicyReplaying(t *testing.T) {
 	if code, _, errOut := sbEnv(t, nil, full, append([]string{"record", "--backend", "sim", "--sim-policy", "routing-examples"}, common...)...); code != cmdutil.ExitInfra {
 		t.Fatalf("record on a full disk: exit %d\n%s", code, errOut)
 	}
-	runArgs := append([]string{"run", "--quiet", "--runs", "", "--out", "", "--config", "../../../config/executor.yaml"}, common...)
+	runArgs := append([]string{"run", "--quiet", "--runs", "", "--out", "", "--config", "../../../testdata/demo/config/executor.yaml"}, common...)
 	code, out, errOut := sbEnv(t, nil, nil, runArgs...)
-	resume := "searchbench record --backend sim --sim-policy routing-examples --variant seed --mode model --datasets ../../../datasets --cassettes " + cassettes +
+	resume := "searchbench record --backend sim --sim-policy routing-examples --variant seed --mode model --datasets ../../../testdata/demo/datasets --cassettes " + cassettes +
 		" --stale " + strings.Join(crashCases, " ")
 	if code != cmdutil.ExitInfra || strings.Count(out+errOut, "finish that recording with: "+resume) != 2 {
 		t.Fatalf("replay after the full disk: exit %d, want 3 with the resume command for each case:\n%s%s", code, out, errOut)

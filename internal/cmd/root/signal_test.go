@@ -13,11 +13,17 @@ import (
 
 	"github.com/searchbench/searchbench/internal/cmd/root"
 	"github.com/searchbench/searchbench/internal/cmdutil"
+	"github.com/searchbench/searchbench/internal/demo"
 	"github.com/searchbench/searchbench/lib/testenv"
 )
 
-// shipped runs from the repository's own datasets and cassettes.
-var shipped = []string{"--datasets", "../../../datasets", "--cassettes", "../../../cassettes", "--config", "../../../config/executor.yaml"}
+// shipped runs from the demo tree's datasets, prompts and cassettes
+// (internal/demo: the tests' own, never the team's working data).
+func shipped(t testing.TB) []string {
+	d := demo.Tree(t)
+	return []string{"--datasets", filepath.Join(d, "datasets"), "--cassettes", filepath.Join(d, "cassettes"),
+		"--prompts", filepath.Join(d, "prompts"), "--config", filepath.Join(d, "config", "executor.yaml")}
+}
 
 // temporaries lists the atomic writers' temporary files under dir.
 func temporaries(t *testing.T, dir string) []string {
@@ -43,7 +49,7 @@ func TestInterruptedRunKeepsPreviousReports(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel() // the signal arrives before the first case
 	io, _, errOut := cmdutil.Test("")
-	code := root.Main(ctx, append([]string{"run", "--quiet", "--runs", "", "--out", out}, shipped...), io)
+	code := root.Main(ctx, append([]string{"run", "--quiet", "--runs", "", "--out", out}, shipped(t)...), io)
 	if code != cmdutil.ExitInterrupted || !strings.Contains(errOut.String(), "interrupted") {
 		t.Fatalf("exit %d, want %d; stderr: %s", code, cmdutil.ExitInterrupted, errOut)
 	}
@@ -69,7 +75,7 @@ func TestSIGTERM(t *testing.T) {
 	out := t.TempDir()
 	for i := 0; i < 3; i++ {
 		cmd := exec.Command(os.Args[0], "-test.run=^$")
-		cmd.Env = append(os.Environ(), "SEARCHBENCH_SIGNAL_CHILD="+strings.Join(append([]string{"run", "--quiet", "--runs", "", "--out", out}, shipped...), "\x1f"))
+		cmd.Env = append(os.Environ(), "SEARCHBENCH_SIGNAL_CHILD="+strings.Join(append([]string{"run", "--quiet", "--runs", "", "--out", out}, shipped(t)...), "\x1f"))
 		stderr, err := cmd.StderrPipe()
 		if err != nil {
 			t.Fatal(err)
@@ -121,12 +127,12 @@ func TestInterruptedRecordSaysWhatHappened(t *testing.T) {
 	cancel()
 	io, _, errOut := cmdutil.Test("")
 	code := root.Main(ctx, []string{"record", "--backend", "sim", "--filter", "dataset:routing",
-		"--datasets", "../../../datasets", "--cassettes", dir}, io)
+		"--datasets", "../../../testdata/demo/datasets", "--cassettes", dir}, io)
 	if code != cmdutil.ExitInterrupted || !strings.Contains(errOut.String(), " not started") {
 		t.Fatalf("exit %d, stderr: %s", code, errOut)
 	}
 	// It names the one command that resumes, and claims no case unchanged.
-	resume := "searchbench record --backend sim --variant seed --mode model --datasets ../../../datasets --cassettes " + dir + " --filter dataset:routing --stale"
+	resume := "searchbench record --backend sim --variant seed --mode model --datasets ../../../testdata/demo/datasets --cassettes " + dir + " --filter dataset:routing --stale"
 	if !strings.Contains(errOut.String(), "Resume with:\n  "+resume+"\n") || strings.Contains(errOut.String(), "unchanged") {
 		t.Errorf("the interrupted recording does not name %q (or claims cassettes unchanged):\n%s", resume, errOut)
 	}
@@ -147,7 +153,7 @@ func TestConcurrentRunsNeverMixReports(t *testing.T) {
 		for _, f := range filters {
 			wg.Go(func() {
 				io, _, errOut := cmdutil.Test("")
-				if code := root.Main(context.Background(), append([]string{"run", "--quiet", "--runs", "", "--out", out, "--filter", f}, shipped...), io); code != 0 {
+				if code := root.Main(context.Background(), append([]string{"run", "--quiet", "--runs", "", "--out", out, "--filter", f}, shipped(t)...), io); code != 0 {
 					t.Errorf("run %s: exit %d: %s", f, code, errOut)
 				}
 			})

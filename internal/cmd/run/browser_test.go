@@ -17,6 +17,7 @@ import (
 
 	"github.com/searchbench/searchbench/internal/cmd/root"
 	"github.com/searchbench/searchbench/internal/cmdutil"
+	"github.com/searchbench/searchbench/internal/demo"
 	"github.com/searchbench/searchbench/lib/golden"
 	"github.com/searchbench/searchbench/lib/testenv"
 )
@@ -43,10 +44,7 @@ func TestReportInBrowser(t *testing.T) {
 	testenv.Slow(t)
 	dir := t.TempDir()
 	out := filepath.Join(dir, "out")
-	repo, err := filepath.Abs(filepath.Join("..", "..", ".."))
-	if err != nil {
-		t.Fatal(err)
-	}
+	repo := demo.Tree(t)
 	code, stdout, stderr := sb(t, dir, "run", "--datasets", filepath.Join(repo, "datasets"),
 		"--cassettes", filepath.Join(repo, "cassettes"), "--out", out)
 	if code != 0 {

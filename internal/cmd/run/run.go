@@ -328,11 +328,7 @@ func runRun(ctx context.Context, opts *Options) error {
 	var terminal bytes.Buffer
 	var also []report.Writer
 	if !opts.Quiet || verdict == nil {
-		to := terminalOptions(opts, text, outs)
-		if opts.Quiet {
-			to.Width = -1 // its first line alone is printed: one line, uncut
-		}
-		also = append(also, report.NewTerminal(&terminal, to))
+		also = append(also, report.NewTerminal(&terminal, terminalOptions(opts, text, outs)))
 	}
 	if err := cmdgate.Publish(src, traceSpill.Name(), verdict, targets, set, also...); err != nil {
 		return err

@@ -15,6 +15,7 @@ import (
 	"github.com/searchbench/searchbench/eval/vcr"
 	"github.com/searchbench/searchbench/internal/cmd/root"
 	"github.com/searchbench/searchbench/internal/cmdutil"
+	"github.com/searchbench/searchbench/internal/demo"
 	"github.com/searchbench/searchbench/lib/testenv"
 )
 
@@ -95,9 +96,9 @@ func sbEnv(t *testing.T, dir string, env map[string]string, args ...string) (int
 			full = append(full, f.flag, filepath.Join(dir, f.val))
 		}
 	}
-	// The project's prompt variants, unless the test has its own.
+	// The demo's prompt variants (internal/demo), unless the test has its own.
 	if !contains(full, "--prompts") {
-		full = append(full, "--prompts", "../../../prompts")
+		full = append(full, "--prompts", demo.Source(t, "prompts"))
 	}
 	if full[0] == "run" {
 		if !contains(full, "--runs") {
@@ -107,7 +108,7 @@ func sbEnv(t *testing.T, dir string, env map[string]string, args ...string) (int
 			full = append(full, "--out", filepath.Join(dir, "out"))
 		}
 		if !contains(full, "--config") {
-			full = append(full, "--config", "../../../config/executor.yaml")
+			full = append(full, "--config", demo.Source(t, "config/executor.yaml"))
 		}
 	}
 	code := root.Main(context.Background(), full, io)
@@ -219,7 +220,7 @@ func TestRunErrors(t *testing.T) {
 		{"misspelt field", []string{"run", "--filter", "lable:x"}, cmdutil.ExitUsage, `unknown field "lable" (did you mean label?)`},
 		{"misspelt variant", []string{"run", "--variant", "routing-exmaples"}, cmdutil.ExitUsage, `unknown prompt variant "routing-exmaples": did you mean routing-examples?`},
 		{"baseline and baseline-ref", []string{"run", "--gates", "gates.yaml", "--baseline", "x.json", "--baseline-ref", "HEAD"}, cmdutil.ExitUsage, "give one"},
-		{"missing cassette", []string{"run", "--variant", "routing-examples"}, cmdutil.ExitInfra, "searchbench record --backend sim --variant routing-examples --prompts ../../../prompts --mode model --datasets " + filepath.Join(dir, "datasets") + " --cassettes " + filepath.Join(dir, "cassettes") + " --filter routing/iphone"},
+		{"missing cassette", []string{"run", "--variant", "routing-examples"}, cmdutil.ExitInfra, "searchbench record --backend sim --variant routing-examples --prompts " + demo.Source(t, "prompts") + " --mode model --datasets " + filepath.Join(dir, "datasets") + " --cassettes " + filepath.Join(dir, "cassettes") + " --filter routing/iphone"},
 		{"missing cassette, structured", []string{"run", "--mode", "structured"}, cmdutil.ExitInfra, "--mode structured --datasets"},
 		{"misspelt mode", []string{"run", "--mode", "structred"}, cmdutil.ExitUsage, `--mode "structred": want one of model, structured`},
 		{"misspelt mode, record", []string{"record", "--mode", "structred"}, cmdutil.ExitUsage, `--mode "structred": want one of model, structured`},
@@ -329,7 +330,7 @@ func TestVariantFromFiles(t *testing.T) {
 	prompts := filepath.Join(dir, "prompts")
 	mine := filepath.Join(prompts, "mine")
 	os.MkdirAll(mine, 0o755)
-	seedPhase2, err := os.ReadFile("../../../prompts/seed/phase2.md")
+	seedPhase2, err := os.ReadFile(demo.Source(t, "prompts/seed/phase2.md"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -416,7 +417,7 @@ func TestColourOnlyOnATerminal(t *testing.T) {
 			io.SetTTY(tc.tty, false)
 			io.Getenv = func(k string) string { return tc.env[k] }
 			code := root.Main(context.Background(), []string{"run", "--datasets", filepath.Join(dir, "datasets"),
-				"--cassettes", filepath.Join(dir, "cassettes"), "--prompts", "../../../prompts", "--config", "../../../config/executor.yaml",
+				"--cassettes", filepath.Join(dir, "cassettes"), "--prompts", demo.Source(t, "prompts"), "--config", demo.Source(t, "config/executor.yaml"),
 				"--out", filepath.Join(dir, "out-"+strings.ReplaceAll(tc.name, "=", "-")), "--runs", ""}, io)
 			if code != 0 {
 				t.Fatalf("exit %d\n%s\n%s", code, out, errOut)
@@ -433,18 +434,15 @@ func TestColourOnlyOnATerminal(t *testing.T) {
 func TestSummaryFitsANarrowTerminal(t *testing.T) {
 	testenv.Slow(t)
 	dir := t.TempDir()
-	repo, err := filepath.Abs(filepath.Join("..", "..", ".."))
-	if err != nil {
-		t.Fatal(err)
-	}
+	repo := demo.Tree(t)
 	ansi := regexp.MustCompile("\x1b\\[[0-9;]*m")
 	widest := func(width int, extra ...string) int {
 		io, out, errOut := cmdutil.Test("")
 		io.SetTTY(width > 0, false)
 		io.SetStdoutWidth(width)
-		// The shipped data: its failing-checks table fills 100 columns.
+		// The demo's data: its failing-checks table fills 100 columns.
 		args := append([]string{"run", "--datasets", filepath.Join(repo, "datasets"), "--cassettes", filepath.Join(repo, "cassettes"),
-			"--prompts", "../../../prompts", "--config", "../../../config/executor.yaml", "--runs", "",
+			"--prompts", filepath.Join(repo, "prompts"), "--config", filepath.Join(repo, "config", "executor.yaml"), "--runs", "",
 			"--out", filepath.Join(dir, "a-rather-long-output-folder-name-so-that-the-pointer-lines-are-long")}, extra...)
 		if code := root.Main(context.Background(), args, io); code != 0 {
 			t.Fatalf("exit %d\n%s\n%s", code, out, errOut)
@@ -555,10 +553,7 @@ func TestCacheGivesByteIdenticalReports(t *testing.T) {
 // where it ends up (reports/latest/report.json), never the temporary folder
 // it was written in.
 func TestTwoRunsWriteTheSamePage(t *testing.T) {
-	repo, err := filepath.Abs(filepath.Join("..", "..", ".."))
-	if err != nil {
-		t.Fatal(err)
-	}
+	repo := demo.Tree(t)
 	t.Chdir(t.TempDir())
 	var pages []string
 	for i := range 2 {

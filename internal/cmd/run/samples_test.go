@@ -12,6 +12,7 @@ import (
 
 	"github.com/searchbench/searchbench/internal/cmd/root"
 	"github.com/searchbench/searchbench/internal/cmdutil"
+	"github.com/searchbench/searchbench/internal/demo"
 )
 
 // TestOneSampleIsUnchanged: replaying one sample per case of the shipped
@@ -35,7 +36,7 @@ func TestOneSampleIsUnchanged(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Chdir(preSamplesTree(t, "../../.."))
+	t.Chdir(preSamplesTree(t, demo.Tree(t)))
 	out := t.TempDir()
 	io, stdout, stderr := cmdutil.Test("")
 	if code := root.Main(context.Background(), []string{"run", "--quiet", "--samples", "1", "--out", out, "--runs", ""}, io); code != 0 {

@@ -130,7 +130,7 @@ env > `+envFile)
 
 	// record --backend live accepts the exported keys, and what it records
 	// replays without any of the environment.
-	ds, err := dataset.LoadDir("../../../datasets")
+	ds, err := dataset.LoadDir("../../../testdata/demo/datasets")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/searchbench/searchbench/internal/cmd/root"
 	"github.com/searchbench/searchbench/internal/cmdutil"
+	"github.com/searchbench/searchbench/internal/demo"
 	"github.com/searchbench/searchbench/orchestrator/prompts"
 )
 
@@ -21,7 +22,7 @@ func sb(args ...string) (int, string, string) {
 // copyVariant copies a shipped variant's folder into dir.
 func copyVariant(t *testing.T, dir, name string) {
 	t.Helper()
-	src := filepath.Join("../../../prompts", name)
+	src := filepath.Join("../../../testdata/demo/prompts", name)
 	entries, err := os.ReadDir(src)
 	if err != nil {
 		t.Fatal(err)
@@ -86,7 +87,7 @@ func TestList(t *testing.T) {
 	dir := t.TempDir()
 	copyVariant(t, dir, "seed")
 	copyVariant(t, dir, "routing-examples")
-	code, out, errOut := sb("variant", "list", "--prompts", dir, "--cassettes", "../../../cassettes")
+	code, out, errOut := sb("variant", "list", "--prompts", dir, "--cassettes", filepath.Join(demo.Tree(t), "cassettes"))
 	seed, _ := prompts.Load(dir, "seed")
 	if code != 0 || !strings.Contains(out, "│ seed ") || !strings.Contains(out, seed.Hash) || strings.Count(strings.Join(strings.Fields(strings.ReplaceAll(out, "│", " ")), " "), "113 113") != 2 || strings.Count(out, "current") != 4 {
 		t.Fatalf("exit %d\n%s%s", code, out, errOut)
@@ -96,7 +97,7 @@ func TestList(t *testing.T) {
 	os.WriteFile(f, append(b, '.'), 0o644)
 	os.MkdirAll(filepath.Join(dir, "broken"), 0o755)
 	os.WriteFile(filepath.Join(dir, "broken", "variant.yaml"), []byte("temperature: hot\n"), 0o644)
-	code, out, errOut = sb("variant", "list", "--wide", "--prompts", dir, "--cassettes", "../../../cassettes")
+	code, out, errOut = sb("variant", "list", "--wide", "--prompts", dir, "--cassettes", filepath.Join(demo.Tree(t), "cassettes"))
 	if code != cmdutil.ExitUsage || !strings.Contains(out, "stale (phase2.md changed)") || !strings.Contains(out, "(invalid)") ||
 		!strings.Contains(errOut, "broken/variant.yaml:1: temperature: want a number from 0 to 2") {
 		t.Fatalf("exit %d\n%s%s", code, out, errOut)

@@ -259,4 +259,3 @@ func (w *world) runner(t *testing.T, ev event) *runner {
 	r.env = append(append([]string(nil), w.env...), "GH_LOG="+r.ghLog)
 	return r
 }
-

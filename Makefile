@@ -9,7 +9,7 @@ LATEST   := reports/latest
 # bash for pipefail: a test run piped into its summary keeps go test's status.
 SHELL := bash
 
-.PHONY: aa run test test-all unit-all mutants build install vet fmt-check unit gate baseline calibration cassettes compare bench fuzz clean consent-tables docs
+.PHONY: aa run test test-all check mutants build install vet fmt-check unit gate baseline calibration pr-update cassettes compare bench fuzz clean consent-tables docs
 
 # -buildvcs=auto: --version names the commit even where GOFLAGS turns
 # stamping off.
@@ -28,32 +28,45 @@ run: build
 	$(BIN) run --out $(LATEST)
 
 # test: formatting, vet, the race-enabled test suite in short mode, then the
-# replay of the shipped datasets gated against the committed baseline: a
-# change that alters a verdict fails until the baseline is updated on purpose
-# (make baseline). Short mode leaves the slow tests (testenv.Slow: the
-# workflow's seven CI events, the walkthroughs, the browser, crash and
-# canary sweeps, re-recording every cassette) to make test-all, which CI
-# also runs. The summary ends with one line per optional tool (xmllint,
-# shellcheck, chromium, the word list) saying whether its tests ran.
-test: fmt-check vet unit gate
+# release gate: the replay of the shipped datasets in both output modes
+# gated against the committed baselines (a change that alters a verdict
+# fails until the baselines are updated on purpose: make baseline). Short
+# mode leaves the slow tests (testenv.Slow: the workflow's CI events, the
+# walkthroughs, the browser, crash and canary sweeps, the demo tree
+# recorded twice) to make test-all. SHORT= runs every test once, slow ones
+# included: make test-all is make test SHORT=. The tests never read the
+# working cassettes, baselines, prompts or datasets (internal/demo: they
+# record a pinned demo tree of their own once per source), so a prompt
+# change, a live recording or a new baseline cannot break them. The summary
+# ends with one line per optional tool (xmllint, shellcheck, chromium, the
+# word list) saying whether its tests ran.
+SHORT ?= -short
+test: check gate
 
-# test-all: make test with every test, slow ones included (CI runs it).
-test-all: fmt-check vet unit-all gate
+# test-all: make test with every test, slow ones included.
+test-all:
+	@$(MAKE) --no-print-directory test SHORT=
+
+# check: the code alone (formatting, vet, the tests), without the gate:
+# what the workflow's test job runs on every event (the gate jobs judge the
+# data, against the base on a pull request).
+check: fmt-check vet unit
 
 TESTSUM := bin/testsum
 $(TESTSUM): $(wildcard internal/testsum/*.go lib/testenv/*.go)
 	$(GO) build -o $@ ./internal/testsum
 
-unit: $(TESTSUM)
-	set -o pipefail; $(GO) test -short -race -json ./... | $(TESTSUM)
-
 # A package's tests may take longer than go test's default 10 minutes on a
-# loaded 2-core machine (the workflow test runs seven CI events).
-unit-all: $(TESTSUM)
-	set -o pipefail; $(GO) test -race -timeout 30m -json ./... | $(TESTSUM)
+# loaded 2-core machine (the workflow test runs every CI event).
+unit: $(TESTSUM)
+	set -o pipefail; $(GO) test $(SHORT) -race -timeout 30m -json ./... | $(TESTSUM)
 
+# gate: the release gate: replay the shipped datasets in both output modes,
+# each against its committed baseline (model: reports/baseline.json,
+# structured: reports/baseline.structured.json).
 gate: build
 	$(BIN) run --quiet --out $(LATEST) --gates gates.yaml --baseline reports/baseline.json
+	$(BIN) run --quiet --mode structured --out $(LATEST)-structured --gates gates.yaml --baseline reports/baseline.structured.json
 
 vet:
 	$(GO) vet ./...
@@ -62,19 +75,43 @@ fmt-check:
 	@out=$$(gofmt -l .); \
 	if [ -n "$$out" ]; then echo "gofmt needed on:"; echo "$$out"; exit 1; fi
 
-# baseline: re-run the shipped datasets and make the result the baseline the
-# gate compares with. Review `git diff reports/baseline.json` before committing.
+# baseline: re-run the shipped datasets in both output modes and make the
+# results the baselines the gate compares with. Review `git diff reports/`
+# before committing.
 baseline: build
-	$(BIN) run --quiet --out reports/.baseline
+	$(BIN) run --quiet --out reports/.baseline >/dev/null
 	mv reports/.baseline/report.json reports/baseline.json
+	$(BIN) run --quiet --mode structured --out reports/.baseline >/dev/null
+	mv reports/.baseline/report.json reports/baseline.structured.json
 	rm -rf reports/.baseline
+
+# pr-update: everything a prompt pull request commits besides its prompt
+# edit (docs/ci.md): re-record the stale cassettes of every variant in every
+# mode (BACKEND=live for the real services; the simulator otherwise, playing
+# SIM_POLICY for seed when set), regenerate the baselines and the judge's
+# calibration, then list the files to commit. Its gate judges the pull
+# request against its base; gates.accept.yaml names the regressions it
+# accepts.
+BACKEND ?= sim
+SIM_POLICY ?=
+pr-update: build
+	@for v in $(VARIANTS); do \
+	  p=""; [ $$v = seed ] && [ -n "$(SIM_POLICY)" ] && p="--sim-policy $(SIM_POLICY)"; \
+	  $(BIN) record --backend $(BACKEND) $$p --variant $$v --stale || exit $$?; done
+	@$(MAKE) --no-print-directory baseline
+	@if [ $(BACKEND) = sim ]; then $(MAKE) --no-print-directory calibration; \
+	  else echo "pr-update: if judge-correctness.md changed, measure the live judge: make calibration JUDGE=model"; fi
+	@echo "pr-update: commit these with your prompt change:"
+	@git status --short -- prompts cassettes reports gates.yaml gates.accept.yaml
 
 # calibration: measure the correctness judge the cassettes were recorded
 # with (the simulator's stand-in) against the human labels of
 # datasets/calibration/, into the report the gate's judges section reads.
-# A live judge is measured with --judge model instead (docs/scorers.md).
+# JUDGE=model measures the live judge instead (it asks the model about
+# every item: docs/scorers.md).
+JUDGE ?= sim
 calibration: build
-	$(BIN) grade --calibrate --judge sim --out reports/calibration.json >/dev/null
+	$(BIN) grade --calibrate --judge $(JUDGE) --out reports/calibration.json >/dev/null
 
 # cassettes: re-record every shipped cassette from the simulator, for every
 # prompt variant and output mode; the routing set in model mode gets
@@ -176,7 +213,7 @@ docs:
 	$(GO) run ./internal/docgen
 
 clean:
-	rm -rf bin $(LATEST) reports/runs reports/.baseline
+	rm -rf bin $(LATEST) $(LATEST)-structured reports/runs reports/.baseline
 
 # aa: the A/A test of the gate (scripts/aa.sh): re-record the unchanged
 # prompt RUNS times with fresh seeds, in a copy of the tree, and gate each

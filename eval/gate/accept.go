@@ -170,13 +170,15 @@ func (e *AcceptError) Error() string {
 
 // applyAcceptances moves the violations acc accepts to v.Accepted. It
 // returns an *AcceptError for entries whose case the run and the baseline
-// do not hold, or that match no violation.
-func (e *evaluation) applyAcceptances(acc *Acceptances, baselineID string, known func(string) bool) error {
+// do not hold, or that match no violation. A partial run (a shard, a
+// filter) leaves the entries whose case it did not select to the run that
+// selects it, with a note.
+func (e *evaluation) applyAcceptances(acc *Acceptances, baselineID string, partial bool, inRun map[string]bool, known func(string) bool) error {
 	if acc == nil {
 		return nil
 	}
 	if acc.Baseline != baselineID {
-		e.note("%s: its %d acceptance(s) were written against baseline %s, and this gate's baseline is %s: they have expired (the baseline was regenerated with them in it) and accept nothing; delete the file",
+		e.note("%s: its %d acceptance(s) were written against baseline %s, and this gate's baseline is %s (another output mode's, or one regenerated since, which holds what they accepted): they accept nothing here",
 			acc.File, len(acc.Entries), acc.Baseline, baselineID)
 		return nil
 	}
@@ -186,6 +188,10 @@ func (e *evaluation) applyAcceptances(acc *Acceptances, baselineID string, known
 		where := fmt.Sprintf("%s:%d: %s (%s, %s → %s)", acc.File, x.Line, x.Case, x.Scorer, x.From, x.To)
 		if !known(x.Case) {
 			problems = append(problems, where+": no such case in this run or its baseline")
+			continue
+		}
+		if partial && !inRun[x.Case] {
+			e.note("%s: not judged here: this run's selection (a shard or a filter) leaves the case out", where)
 			continue
 		}
 		found := -1

@@ -13,6 +13,7 @@ import (
 
 	"github.com/searchbench/searchbench/eval/score"
 	"github.com/searchbench/searchbench/lib/problem"
+	"github.com/searchbench/searchbench/orchestrator/prompts"
 )
 
 // Config is a parsed gates file.
@@ -79,7 +80,10 @@ type Threshold struct {
 	// AllowNoData makes a threshold whose metric has no data in the run a
 	// note instead of a violation (no_data: pass).
 	AllowNoData bool
-	Line        int
+	// Modes, when set, are the Phase 2 output modes the threshold applies
+	// to (modes: [model]); a run in another mode notes it unchecked.
+	Modes []string
+	Line  int
 }
 
 // Override is a per-metric regression rule.
@@ -265,7 +269,13 @@ func (l *loader) thresholds(n *yaml.Node) {
 		ok := l.metricName(kv.key)
 		t := Threshold{Pattern: kv.key.Value, Line: kv.key.Line}
 		set, before := false, len(l.problems)
-		for _, b := range l.mapping(kv.val, "threshold "+strconv.Quote(t.Pattern), "min", "max", "no_data") {
+		for _, b := range l.mapping(kv.val, "threshold "+strconv.Quote(t.Pattern), "min", "max", "no_data", "modes") {
+			if b.key.Value == "modes" {
+				if !l.modes(b.val, &t) {
+					ok = false
+				}
+				continue
+			}
 			if b.key.Value == "no_data" {
 				switch b.val.Value {
 				case "fail":
@@ -315,6 +325,24 @@ func (l *loader) thresholds(n *yaml.Node) {
 			l.cfg.Thresholds = append(l.cfg.Thresholds, t)
 		}
 	}
+}
+
+// modes reads a threshold's modes: a list of Phase 2 output modes.
+func (l *loader) modes(n *yaml.Node, t *Threshold) bool {
+	if n.Kind != yaml.SequenceNode || len(n.Content) == 0 {
+		l.addf(n, "threshold %q: modes must be a list of output modes (%s)", t.Pattern, strings.Join(prompts.Modes, ", "))
+		return false
+	}
+	ok := true
+	for _, m := range n.Content {
+		if m.Kind != yaml.ScalarNode || !slices.Contains(prompts.Modes, m.Value) {
+			l.addf(m, "threshold %q: unknown mode %q (modes: %s)", t.Pattern, m.Value, strings.Join(prompts.Modes, ", "))
+			ok = false
+			continue
+		}
+		t.Modes = append(t.Modes, m.Value)
+	}
+	return ok
 }
 
 func (l *loader) regressions(n *yaml.Node) {

@@ -116,6 +116,11 @@ func (e *MismatchError) Error() string {
 			"If the change is intended, regenerate the baseline (make baseline) and commit it with the change; to gate against the old one anyway, allow it explicitly (--allow-mismatch)",
 			e.Baseline, e.Current)
 	}
+	if e.Field == "mode" {
+		return fmt.Sprintf("the baseline was run in mode %s but this run is mode %s; gate each mode against its own baseline "+
+			"(make baseline writes reports/baseline.json for model and reports/baseline.structured.json for structured), or allow it explicitly (--allow-mismatch)",
+			e.Baseline, e.Current)
+	}
 	return fmt.Sprintf("the baseline was run with %s %q but this run uses %q; compare like with like, or allow it explicitly (--allow-mismatch)",
 		e.Field, e.Baseline, e.Current)
 }
@@ -316,7 +321,7 @@ func Evaluate(cfg *Config, current, baseline report.Source, opt Options) (*Verdi
 					v.Counts.Compared, len(base), selection(curMeta), v.Counts.Compared))
 			}
 		}
-		e.thresholds(curSum, baseM, len(curMeta.Filter) > 0)
+		e.thresholds(curSum, baseM, len(curMeta.Filter) > 0, curMeta.Mode)
 		e.judges(curMeta, curSum)
 		if base != nil {
 			e.regressions(baseM, curM)
@@ -331,7 +336,8 @@ func Evaluate(cfg *Config, current, baseline report.Source, opt Options) (*Verdi
 	slices.SortStableFunc(v.Violations, func(a, b Violation) int {
 		return slices.Index(kindOrder, a.Kind) - slices.Index(kindOrder, b.Kind)
 	})
-	if err := e.applyAcceptances(opt.Accept, opt.BaselineID, func(k string) bool { return inCurrent[k] || base[k] != nil }); err != nil {
+	partial := curMeta.Shard != "" || len(curMeta.Filter) > 0
+	if err := e.applyAcceptances(opt.Accept, opt.BaselineID, partial, inCurrent, func(k string) bool { return inCurrent[k] || base[k] != nil }); err != nil {
 		return nil, err
 	}
 	if opt.BaseGates != nil {
@@ -686,9 +692,13 @@ func selection(m report.Meta) string {
 // threshold whose metric has no data fails, unless the run was filtered
 // and the baseline over the same cases (base; nil without a baseline) has
 // no data for it either: the filter left it out, nothing vanished.
-func (e *evaluation) thresholds(s, base *report.Summary, filtered bool) {
+func (e *evaluation) thresholds(s, base *report.Summary, filtered bool, mode string) {
 	for _, t := range e.cfg.Thresholds {
 		where := fmt.Sprintf("%s:%d", e.cfg.File, t.Line)
+		if len(t.Modes) > 0 && mode != "" && !slices.Contains(t.Modes, mode) {
+			e.note("threshold %s (%s) not evaluated in mode %s: it applies to mode %s", t.Pattern, where, mode, strings.Join(t.Modes, ", "))
+			continue
+		}
 		matched := false
 		for _, m := range s.Metrics {
 			if !match(t.Pattern, m.Name) {

@@ -52,7 +52,7 @@ colour: red
 		`gates.yaml:4:3: metric "Routing.Accuracy": want scorer.metric`,
 		`gates.yaml:5:23: min must be a number, got "high"`,
 		`gates.yaml:6:15: threshold "schema.raw": min 0.9 is above max 0.5`,
-		`gates.yaml:7:16: threshold "flow.phase": unknown key "minimum" (want min, max, no_data)`,
+		`gates.yaml:7:16: threshold "flow.phase": unknown key "minimum" (want min, max, no_data, modes)`,
 		`gates.yaml:8:3: thresholds: duplicate key "routing.accuracy"`,
 		`gates.yaml:10:14: tolerance must not be negative`,
 		`gates.yaml:11:10: flips must be true or false, got "yes please"`,

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/searchbench/searchbench/eval/score"
+	"github.com/searchbench/searchbench/orchestrator/prompts"
 )
 
 // maxWeakened bounds the weakenings a verdict line names one by one.
@@ -80,6 +81,11 @@ func Weakenings(base, cur *Config, scorers []score.Scorer) []string {
 		if c.AllowNoData && !b.AllowNoData {
 			out = append(out, "threshold "+b.Pattern+": no_data pass")
 		}
+		for _, m := range b.modesOr(prompts.Modes) {
+			if !slices.Contains(c.modesOr(prompts.Modes), m) {
+				out = append(out, "threshold "+b.Pattern+": not in mode "+m)
+			}
+		}
 	}
 	return out
 }
@@ -90,4 +96,12 @@ func cut(items []string) string {
 		return strings.Join(items, ", ")
 	}
 	return fmt.Sprintf("%s and %d more", strings.Join(items[:3], ", "), len(items)-3)
+}
+
+// modesOr is the modes t applies to: its own, else all.
+func (t Threshold) modesOr(all []string) []string {
+	if len(t.Modes) == 0 {
+		return all
+	}
+	return t.Modes
 }

@@ -46,7 +46,7 @@ var walks = map[string]walk{
 	"samples.txtar":       {"docs/statistics.md", "## Samples: one draw per case can mislead"},
 	"live-estimate.txtar": {"docs/record-replay.md", "## Recording from the live services"},
 	"ask-sim.txtar":       {"docs/assistant.md", "### Without keys"},
-	"ci-prompt-pr.txtar":  {"docs/ci.md", "## What a prompt pull request gets"},
+	"ci-prompt-pr.txtar":  {"docs/ci.md", "## A prompt pull request, step by step"},
 }
 
 // TestWalkthroughs runs every script in a fresh copy of the demo tree
@@ -143,6 +143,16 @@ func TestEveryShBlockIsWalked(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// The scripts the workflow runs are the workflow too; a shell line
+	// continued with a backslash is one command.
+	scripts, _ := filepath.Glob(filepath.Join(repoRoot, ".github", "scripts", "*.sh"))
+	for _, f := range scripts {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		workflow = append(workflow, strings.ReplaceAll(string(b), "\\\n", " ")...)
+	}
 	pages := []string{"README.md"}
 	docs, _ := filepath.Glob(filepath.Join(repoRoot, "docs", "*.md"))
 	for _, d := range docs {
@@ -158,7 +168,7 @@ func TestEveryShBlockIsWalked(t *testing.T) {
 				flat := strings.Join(strings.Fields(string(workflow)), " ")
 				for _, c := range b.commands {
 					if !strings.Contains(flat, strings.Join(strings.Fields(c), " ")) {
-						t.Errorf("%s:%d: %q is marked as quoted from %s, which has no such line", p, b.line, c, workflowFile)
+						t.Errorf("%s:%d: %q is marked as quoted from %s (or its .github/scripts), which has no such line", p, b.line, c, workflowFile)
 					}
 				}
 			case b.mark != "":

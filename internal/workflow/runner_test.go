@@ -166,7 +166,13 @@ func (r *runner) job(id string, j *actionlint.Job, matrix map[string]string, nee
 	// steps', that the job's steps so far did.
 	ctx.success = true
 	ref := r.ev.ref
-	if out, err := exec.Command("git", "clone", "--quiet", "--depth=1", "--branch", ref, "file://"+r.origin, jr.dir).CombinedOutput(); err != nil {
+	// As actions/checkout: one commit, unless fetch-depth: 0 asks for the
+	// whole history.
+	depth := []string{"--depth=1"}
+	if checkoutInput(j, "fetch-depth") == "0" {
+		depth = nil
+	}
+	if out, err := exec.Command("git", append(append([]string{"clone", "--quiet"}, depth...), "--branch", ref, "file://"+r.origin, jr.dir)...).CombinedOutput(); err != nil {
 		r.t.Fatalf("%s: clone: %v\n%s", name, err, out)
 	}
 	ctx.env["GITHUB_WORKSPACE"] = jr.dir
@@ -265,12 +271,28 @@ func (r *runner) script(jr *jobRun, ctx *exprCtx, s *actionlint.Step, env map[st
 	return code
 }
 
+// checkoutInput is an input of the job's actions/checkout step ("" when
+// it has no checkout or no such input).
+func checkoutInput(j *actionlint.Job, name string) string {
+	for _, s := range j.Steps {
+		if e, ok := s.Exec.(*actionlint.ExecAction); ok && strings.HasPrefix(e.Uses.Value, "actions/checkout@") {
+			if in, ok := e.Inputs[name]; ok {
+				return in.Value.Value
+			}
+		}
+	}
+	return ""
+}
+
+// pinned is an action reference pinned to a commit.
+var pinned = regexp.MustCompile(`^[a-z0-9-]+/[a-z0-9-]+@[0-9a-f]{40}$`)
+
 // action stands in for the actions the workflow uses.
 func (r *runner) action(jr *jobRun, uses string, in map[string]string, label string) int {
 	r.t.Helper()
-	name, version, _ := strings.Cut(uses, "@")
-	if !regexp.MustCompile(`^v\d+\.\d+\.\d+$`).MatchString(version) {
-		r.t.Errorf("%s: %s is not pinned to a version (vMAJOR.MINOR.PATCH)", label, uses)
+	name, _, _ := strings.Cut(uses, "@")
+	if !pinned.MatchString(uses) {
+		r.t.Errorf("%s: %s is not pinned to a commit SHA", label, uses)
 	}
 	switch name {
 	case "actions/checkout", "actions/setup-go":
@@ -280,13 +302,15 @@ func (r *runner) action(jr *jobRun, uses string, in map[string]string, label str
 	case "actions/download-artifact":
 		return r.download(jr, in)
 	case "mikepenz/action-junit-report":
-		p := filepath.Join(jr.dir, in["report_paths"])
-		if _, err := os.Stat(p); err != nil {
+		ps, _ := filepath.Glob(filepath.Join(jr.dir, in["report_paths"]))
+		if len(ps) == 0 {
 			jr.log += fmt.Sprintf("== %s\nno report at %s\n", label, in["report_paths"])
 			return 1
 		}
-		b, _ := os.ReadFile(p)
-		jr.junit = append(jr.junit, string(b))
+		for _, p := range ps {
+			b, _ := os.ReadFile(p)
+			jr.junit = append(jr.junit, string(b))
+		}
 		return 0
 	}
 	r.t.Errorf("%s: the test runner does not know action %s", label, uses)

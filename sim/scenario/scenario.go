@@ -277,6 +277,7 @@ func (s *Script) Has(f Fault) bool {
 // ScriptSet is the scripts of one prompt variant, inherited ones included.
 type ScriptSet struct {
 	Variant string
+	Extends string    // the policy whose scripts (and routing rules) it inherits; "" for none
 	Scripts []*Script // own scripts first, then inherited ones not overridden
 	byKey   map[string]*Script
 }
@@ -348,6 +349,7 @@ func loadScripts(variant string, chain []string) (*ScriptSet, error) {
 	if err != nil {
 		return nil, err
 	}
+	sf.set.Extends = sf.extends
 	if sf.extends != "" {
 		base, err := loadScripts(sf.extends, append(chain, variant))
 		if err != nil {

@@ -7,7 +7,9 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 
@@ -21,6 +23,7 @@ import (
 	"github.com/searchbench/searchbench/internal/cmd/variant"
 	"github.com/searchbench/searchbench/internal/cmdutil"
 	"github.com/searchbench/searchbench/orchestrator/httpx"
+	"github.com/searchbench/searchbench/orchestrator/prompts"
 )
 
 // MaxSamples bounds --samples: each sample is a full recording of the case.
@@ -70,7 +73,9 @@ func NewCmdRecord(io *cmdutil.IOStreams, runF func(context.Context, *Options) er
 cassettes/<variant>/<mode>/<dataset>/<case-id>.yaml, case by case, and note in
 cassettes/<variant>/<mode>/recorded.json the backend and the hash of every
 variant file each case's requests used. A later replay names the cassettes a
-prompt edit made stale; --stale records only those (and missing ones).
+prompt edit made stale; --stale records only those (and missing ones), in
+every mode the variant has cassettes of (model and structured: the gate
+replays both) unless --mode names one.
 
 --backend sim talks to a fresh in-process simulator per case (no keys, no
 network) and records deterministically: recording twice gives identical files.
@@ -131,7 +136,7 @@ the command exits 1 naming the budget, what was spent and the cases left;
 	f.StringVar(&opts.Datasets, "datasets", "datasets", "folder of dataset YAML files")
 	opts.Variant.Register(f, true)
 	f.StringVar(&opts.SimPolicy, "sim-policy", "", "simulator `policy` to play (--backend sim; default: the variant's own, if it has one)")
-	f.BoolVar(&opts.Stale, "stale", false, "record only the cases whose cassette is missing or stale")
+	f.BoolVar(&opts.Stale, "stale", false, "record only the cases whose cassette is missing or stale (every mode recorded so far, unless --mode)")
 	f.StringVar(&opts.Cassettes, "cassettes", "cassettes", "cassette root folder")
 	f.StringArrayVar(&opts.Filter, "filter", nil, "select cases (as for run); repeatable")
 	f.IntVar(&opts.Parallel, "parallel", 4, "cases recorded at once (bounds requests in flight)")
@@ -147,7 +152,61 @@ the command exits 1 naming the budget, what was spent and the cases left;
 	return cmd
 }
 
+// recordRun records the selection. --stale with no --mode records the
+// stale cassettes of every mode the variant has a shelf of (the gate
+// replays each), model first; with a budget or --estimate, which cover one
+// mode's spending, it records the default mode and names the others left.
 func recordRun(ctx context.Context, opts *Options) error {
+	if !opts.Stale || opts.Variant.Mode != "" {
+		return recordMode(ctx, opts)
+	}
+	var modes []string
+	for _, m := range prompts.Modes {
+		if _, err := os.Stat(evalrun.Shelf{Root: opts.Cassettes, Variant: opts.Variant.Variant, Mode: m}.ManifestPath()); err == nil {
+			modes = append(modes, m)
+		}
+	}
+	if len(modes) < 2 {
+		return recordMode(ctx, opts)
+	}
+	if opts.Estimate || opts.MaxUSD > 0 || opts.MaxTokens > 0 {
+		o := *opts
+		o.Variant.Mode = modes[0]
+		err := recordMode(ctx, &o)
+		for _, m := range modes[1:] {
+			fmt.Fprintf(opts.IO.ErrOut, "note: --stale %s mode %s only (a budget or --estimate covers one mode); the gate also replays mode %s: %s\n",
+				map[bool]string{true: "estimated", false: "recorded"}[opts.Estimate], modes[0], m, modeCommand(opts, m))
+		}
+		return err
+	}
+	for _, m := range modes {
+		o := *opts
+		o.Variant.Mode = m
+		if err := recordMode(ctx, &o); err != nil {
+			for _, left := range modes[slices.Index(modes, m)+1:] {
+				fmt.Fprintf(opts.IO.ErrOut, "note: mode %s not recorded either; after the above: %s\n", left, modeCommand(opts, left))
+			}
+			return err
+		}
+	}
+	return nil
+}
+
+// modeCommand is the command that records mode's stale cassettes as opts
+// would have.
+func modeCommand(opts *Options, mode string) string {
+	args := []string{"searchbench", "record", "--backend", opts.Backend}
+	if opts.SimPolicy != "" {
+		args = append(args, "--sim-policy", opts.SimPolicy)
+	}
+	args = append(args, "--variant", opts.Variant.Variant, "--mode", mode, "--datasets", opts.Datasets, "--cassettes", opts.Cassettes, "--stale")
+	for _, f := range opts.Filter {
+		args = append(args, "--filter", f)
+	}
+	return strings.Join(args, " ")
+}
+
+func recordMode(ctx context.Context, opts *Options) error {
 	if opts.Backend != evalrun.BackendSim && opts.Backend != evalrun.BackendLive {
 		return cmdutil.Usagef("unknown --backend %q (want sim or live)", opts.Backend)
 	}

@@ -380,3 +380,56 @@ func TestFailedSearchesWarnedStrictRefuses(t *testing.T) {
 		t.Error("--strict replaced the cassette")
 	}
 }
+
+// TestStaleRecordsEveryMode: record --stale without --mode re-records the
+// stale cassettes of every mode the variant has a shelf of (the gate
+// replays both); with a budget, which covers one mode's spending, it
+// records model and names the command for structured.
+func TestStaleRecordsEveryMode(t *testing.T) {
+	dir := t.TempDir()
+	ds := filepath.Join(dir, "datasets")
+	os.MkdirAll(ds, 0o755)
+	os.WriteFile(filepath.Join(ds, "routing.yaml"), []byte("kind: routing\ncases:\n  - id: iphone\n    query: What year was the first iPhone released?\n    label: tavily_only\n"), 0o644)
+	prompts := filepath.Join(dir, "prompts")
+	if err := os.MkdirAll(filepath.Join(prompts, "seed"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	phase2 := filepath.Join(prompts, "seed", "phase2.md")
+	seed, err := os.ReadFile("../../../testdata/demo/prompts/seed/phase2.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	os.WriteFile(phase2, seed, 0o644)
+	common := []string{"--datasets", ds, "--cassettes", filepath.Join(dir, "cassettes"), "--prompts", prompts}
+	for _, mode := range []string{"model", "structured"} {
+		if code, out, errOut := sb(t, append([]string{"record", "--mode", mode}, common...)...); code != 0 {
+			t.Fatalf("record --mode %s: exit %d\n%s%s", mode, code, out, errOut)
+		}
+	}
+	edit := func(line string) {
+		t.Helper()
+		b, _ := os.ReadFile(phase2)
+		if err := os.WriteFile(phase2, append(b, line...), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	edit("\nCite the primary source.\n")
+	code, out, errOut := sb(t, append([]string{"record", "--stale"}, common...)...)
+	flat := strings.Join(strings.Fields(out), " ")
+	if code != 0 || !strings.Contains(flat, "recorded 1 cassettes under "+filepath.Join(dir, "cassettes", "seed", "model")) ||
+		!strings.Contains(flat, "recorded 1 cassettes under "+filepath.Join(dir, "cassettes", "seed", "structured")) {
+		t.Fatalf("record --stale: exit %d, want both modes recorded\n%s%s", code, out, errOut)
+	}
+	// --mode names one.
+	edit("Quote it.\n")
+	code, out, errOut = sb(t, append([]string{"record", "--stale", "--mode", "structured"}, common...)...)
+	if code != 0 || strings.Contains(out, "seed/model") || !strings.Contains(out, "seed/structured") {
+		t.Fatalf("record --stale --mode structured: exit %d\n%s%s", code, out, errOut)
+	}
+	// A budget covers one mode: model, and the command for the other.
+	code, out, errOut = sb(t, append([]string{"record", "--stale", "--max-usd", "5"}, common...)...)
+	if code != 0 || !strings.Contains(out, "seed/model") || strings.Contains(out, "seed/structured") ||
+		!strings.Contains(errOut, "note: --stale recorded mode model only (a budget or --estimate covers one mode); the gate also replays mode structured: searchbench record --backend sim --variant seed --mode structured --datasets "+ds) {
+		t.Fatalf("record --stale --max-usd: exit %d\n%s%s", code, out, errOut)
+	}
+}

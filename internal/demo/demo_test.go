@@ -6,6 +6,8 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"regexp"
+	"strings"
 	"testing"
 
 	"github.com/searchbench/searchbench/lib/testenv"
@@ -105,5 +107,51 @@ func TestRecordingIsReproducible(t *testing.T) {
 	}
 	if n < 1000 {
 		t.Errorf("compared %d files: the demo tree is not the shipped demo", n)
+	}
+}
+
+// TestTestsOwnTheirData: no test names the repository's working data (a
+// path that climbs to the root and enters cassettes/, reports/,
+// datasets/, config/, prompts/ or a gates file); they read the demo tree
+// (Tree, Source). A line that must read the working data on purpose says
+// why in a "demo:working" comment.
+func TestTestsOwnTheirData(t *testing.T) {
+	root, err := Root()
+	if err != nil {
+		t.Fatal(err)
+	}
+	working := regexp.MustCompile(`"((?:\.\./)+)(cassettes|reports|datasets|config|prompts|gates\.yaml|gates\.accept\.yaml)\b`)
+	n := 0
+	err = filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() && (d.Name() == ".git" || d.Name() == "testdata" && p != root) {
+			return filepath.SkipDir
+		}
+		if !strings.HasSuffix(p, "_test.go") {
+			return nil
+		}
+		rel, _ := filepath.Rel(root, p)
+		depth := strings.Count(filepath.ToSlash(rel), "/")
+		b, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		n++
+		for i, line := range strings.Split(string(b), "\n") {
+			for _, m := range working.FindAllStringSubmatch(line, -1) {
+				if strings.Count(m[1], "../") == depth && !strings.Contains(line, "demo:working") {
+					t.Errorf("%s:%d: %q reads the working %s; read the demo tree (internal/demo: Tree, Source)", rel, i+1, m[0][1:], m[2])
+				}
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n < 100 {
+		t.Errorf("read %d test files: not the repository", n)
 	}
 }

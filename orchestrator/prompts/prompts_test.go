@@ -72,7 +72,7 @@ func TestLoad(t *testing.T) {
 func TestBuiltinIsTheFolder(t *testing.T) {
 	// The working folder, whatever a team put in it: the embed is built
 	// from it.
-	disk, err := Load("../../prompts", Default)
+	disk, err := Load("../../prompts", Default) // demo:working: the embed is built from the working folder
 	if err != nil {
 		t.Fatal(err)
 	}

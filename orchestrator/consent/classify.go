@@ -61,9 +61,6 @@ type verdict struct {
 	rule   string
 	query  string
 	scope  string
-	// scopeAt is the byte offset of the scope in the reply (-1: none):
-	// a negation inside a scope limits the search, it does not decline it.
-	scopeAt int
 	// votes are the decisive entries read, in reply order.
 	votes []vote
 	// deferred says why the rules leave the reply to the model ("": they
@@ -441,8 +438,7 @@ func (m *matcher) detail(reply string, toks, c []token, lastClause bool, st stat
 	}
 	v := st.decide()
 	v.intent, v.rule = SearchNow, RuleSearchDetail
-	v.scope, v.scopeAt = strings.TrimSpace(reply[obj[0].start:]), obj[0].start
-	v.scope = strings.TrimRight(v.scope, "?.! ")
+	v.scope = strings.TrimRight(strings.TrimSpace(reply[obj[0].start:]), "?.! ")
 	return v, true
 }
 
@@ -486,10 +482,12 @@ func (m *matcher) spanishQuestion(reply string, toks []token, c []token) bool {
 
 // scoped reads an uncovered clause that follows an assent and opens with a
 // scope word ("only", "just", "preferably"…, after any joiner) as a limit on
-// the search: "yes, but only official sources", "sure, just two or three
-// links is enough". The assent decides (rule yes.scoped or search.scoped);
-// the clause from the scope word on is kept as the scope, and words in it
-// ("enough", "no blogs") cast no vote. Not when a '?' or a content cue
+// the search: "yes, but only official sources", "sure, keep it short". The
+// assent decides (rule yes.scoped or search.scoped); the clause from the
+// scope word on is kept as the scope, and its words cast no vote. But a no
+// or negation in or after it ("no blogs", "nah", "just your answer is
+// enough") still sends the reply to the model (negationCue, precision.go):
+// a decline is never read as consent. Not when a '?' or a content cue
 // follows: then it asks something new.
 func (m *matcher) scoped(reply string, toks []token, c []token, strip int, st state) (verdict, bool) {
 	if strip >= len(c) || !m.lx.scopes[c[strip].key] {
@@ -514,7 +512,7 @@ func (m *matcher) scoped(reply string, toks []token, c []token, strip int, st st
 	if v.intent == SearchNow {
 		v.rule = RuleSearchScoped
 	}
-	v.scope, v.scopeAt = strings.TrimSpace(reply[from:]), from
+	v.scope = strings.TrimSpace(reply[from:])
 	return v, true
 }
 

@@ -87,6 +87,8 @@
 //     After an assent, an uncovered clause opening with a scope word
 //     ("only", "just"; scope_openers) limits the search: the assent decides
 //     (yes.scoped, search.scoped) and the clause is kept as Decision.Scope.
+//     A negation in or after the scope ("no blogs", "nah") still sends the
+//     reply to the model (step 5).
 //
 //  4. Otherwise each yes, search_now or no entry is a vote; a negator
 //     before the next yes, search_now or polite entry of its clause turns it

@@ -26,7 +26,9 @@ func TestIssue26Kinds(t *testing.T) {
 		{reply: "…so yes, please go ahead and look it up so I can quote it…", intent: SearchNow, rule: RuleSearchRemark},
 		// Scoped assent: YES, the scope kept.
 		{reply: "yes, but only official sources", intent: Yes, rule: RuleYesScoped, scope: "only official sources"},
-		{reply: "yes, just two or three links is enough", intent: Yes, rule: RuleYesScoped, scope: "just two or three links is enough"},
+		// "is enough" is a decline entry ("just your answer is enough"):
+		// inside a scope too, the model decides.
+		{reply: "yes, just two or three links is enough", intent: NewQuery, rule: RuleDeferNegation, query: "yes, just two or three links is enough"},
 		{reply: "check it, only peer-reviewed work", intent: SearchNow, rule: RuleSearchScoped, scope: "only peer-reviewed work"},
 		{reply: "yes, only sources from this year?", intent: NewQuery, rule: RuleNewAfterYes, query: "only sources from this year?"},
 		// Requests to verify (seed 000: "can you verify that?", "add sources").

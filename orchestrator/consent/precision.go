@@ -14,8 +14,9 @@ import (
 //   - its language cannot be settled, or one of its words means different
 //     things in the languages it may be in (defer.language, language.go);
 //   - the rules read consent but a negation cue of the reply's language
-//     stands anywhere outside a scope ("yes, but I don't want sources",
-//     "not a bad idea", "why not"): a decline is never read as consent
+//     stands anywhere in it, a scope included ("yes, but I don't want
+//     sources", "why not", "yes, keep it short, nah", "yes, only official
+//     sources, no blogs"): a decline is never read as consent
 //     (defer.negation);
 //   - the rules read a decline after a yes with nothing marking a
 //     correction between them ("Yes. I said no"; but "ok… actually no" is
@@ -149,18 +150,21 @@ func (l *lexicon) asks(text string) bool {
 var whWords = map[string]bool{"what": true, "whats": true, "who": true, "whos": true, "where": true, "wheres": true,
 	"when": true, "why": true, "how": true, "hows": true, "which": true, "whose": true}
 
-// negationCue returns a word of the reply outside its scope that negates in
-// the reply's language: a NO vote, a no or negator entry, or an English
-// negation ("not", "never", "…n't"). "" when there is none.
+// negationCue returns a word anywhere in the reply that negates in the
+// reply's language: a NO vote, a no or negator entry, or an English
+// negation ("not", "never", "…n't"). "" when there is none. A scope is no
+// exception: "yes, keep it short, nah" and "sure, keep it short. no
+// thanks" decline after the limit, and even "yes, only official sources,
+// no blogs", where the no only narrows the search, is not sure enough for
+// a rule. The model decides them.
 func (m *matcher) negationCue(toks []token, s settlement, v verdict) string {
-	inScope := func(pos int) bool { return v.scope != "" && pos >= v.scopeAt }
 	for _, vt := range v.votes {
-		if vt.no && !inScope(vt.pos) {
+		if vt.no {
 			return wordAt(toks, vt.pos)
 		}
 	}
 	for _, t := range toks {
-		if t.kind != tokWord || inScope(t.start) {
+		if t.kind != tokWord {
 			continue
 		}
 		if s.langs == nil || s.langs[langEnglish] {

@@ -41,7 +41,9 @@ func TestPrecisionFirst(t *testing.T) {
 		// A yes with a condition: YES, the condition kept.
 		{"scope", "sure, keep it short", Yes, RuleYesScoped, "keep it short"},
 		{"scope", "yes, but stick to government sources", Yes, RuleYesScoped, "stick to government sources"},
-		{"scope with a negation", "yes, only official sources, no blogs", Yes, RuleYesScoped, "only official sources, no blogs"},
+		// A negation inside a scope may only narrow the search ("no
+		// blogs"), but a rule cannot be sure: the model decides.
+		{"scope with a negation", "yes, only official sources, no blogs", "", RuleDeferNegation, ""},
 		// Checking one detail of the answer.
 		{"detail", "could you double-check that date?", SearchNow, RuleSearchDetail, "that date"},
 		{"detail", "verify the population figure please", SearchNow, RuleSearchDetail, "the population figure please"},
@@ -77,7 +79,7 @@ func TestPrecisionFirst(t *testing.T) {
 }
 
 // TestNegationNeverConsents: whatever else it says, a reply in which a
-// negation cue of its language stands outside a scope is never read as YES
+// negation cue of its language stands anywhere is never read as YES
 // or SEARCH_NOW by a rule.
 func TestNegationNeverConsents(t *testing.T) {
 	for _, reply := range []string{
@@ -88,6 +90,67 @@ func TestNegationNeverConsents(t *testing.T) {
 		d := DecideAfter(reply, "")
 		if !d.Unplaced && (d.Intent == Yes || d.Intent == SearchNow) {
 			t.Errorf("DecideAfter(%q) = %s by %s: a negation read as consent", reply, d.Intent, d.Rule)
+		}
+	}
+}
+
+// TestScopeHidesNoDecline: a scope clause is no place for a decline to
+// hide. A negation cue or decline inside or after the limit a yes puts on
+// the search ("yes, keep it short, nah") keeps every rule from reading YES
+// or SEARCH_NOW, in every language the lexicon covers; a scoped yes with no
+// negation stays YES with its scope.
+func TestScopeHidesNoDecline(t *testing.T) {
+	const previous = "What is the population of Lagos"
+	for _, tt := range []struct{ lang, reply string }{
+		{"en", "yes, keep it brief, actually no"},
+		{"en", "sure, keep it short. no thanks"},
+		{"en", "yes, only government sources, nope"},
+		{"en", "yes, keep it short, nah"},
+		{"en", "yes, only official sources, no blogs"},
+		{"en", "yes, only official sources, no Wikipedia"},
+		{"en", "yes, just keep it short, never mind"},
+		{"en", "yes, stick to government sources, don't bother"},
+		{"en", "sure, only official sources. actually, forget it"},
+		{"en", "ok, keep it short - no"},
+		{"en", "yes, only peer-reviewed work, not now"},
+		{"en", "yes, preferably recent sources, never mind"},
+		{"en", "yes please, just government sources, no wait, don't"},
+		{"en", "check it, only peer-reviewed work, nope"},
+		{"en", "go ahead, just the EU rules, no thanks"},
+		{"en", "sure, just your answer is enough"},
+		{"en", "yes, just two or three links is enough"},
+		{"de", "ja, nur Regierungsquellen, doch nicht"},
+		{"de", "ja, bitte kurz, nein danke"},
+		{"de", "ja, aber nein danke"},
+		{"de", "ja bitte, doch nicht"},
+		{"fr", "oui, en bref, non merci"},
+		{"fr", "oui, mais non merci"},
+		{"fr", "oui, finalement non"},
+		{"es", "sí, solo fuentes oficiales, no gracias"},
+		{"es", "sí, pero no gracias"},
+		{"es", "sí, mejor no"},
+		{"pt", "sim, mas não obrigado"},
+		{"it", "sì, ma no grazie"},
+		{"nl", "ja, maar nee dank je"},
+		{"pl", "tak, ale nie dziękuję"},
+		{"ru", "да, но нет спасибо"},
+	} {
+		for _, prev := range []string{previous, ""} {
+			d := DecideAfter(tt.reply, prev)
+			if !d.Unplaced && (d.Intent == Yes || d.Intent == SearchNow) {
+				t.Errorf("%s: DecideAfter(%q, %q) = %s by %s (scope %q): a decline read as consent", tt.lang, tt.reply, prev, d.Intent, d.Rule, d.Scope)
+			}
+		}
+	}
+	for _, tt := range []struct{ reply, rule, scope string }{
+		{"sure, keep it short", RuleYesScoped, "keep it short"},
+		{"yes, but stick to government sources", RuleYesScoped, "stick to government sources"},
+		{"yes, but only official sources", RuleYesScoped, "only official sources"},
+		{"sure, avoid blogs", RuleYesScoped, "avoid blogs"},
+	} {
+		d := DecideAfter(tt.reply, previous)
+		if d.Unplaced || d.Intent != Yes || d.Rule != tt.rule || d.Scope != tt.scope {
+			t.Errorf("DecideAfter(%q) = %s by %s (scope %q, deferred %q); want YES by %s, scope %q", tt.reply, d.Intent, d.Rule, d.Scope, d.Deferred, tt.rule, tt.scope)
 		}
 	}
 }

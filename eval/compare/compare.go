@@ -849,7 +849,21 @@ var (
 	wideHeader    = []string{"metric", "A", "B", "effect [CI]", "p", "cases (−/+)", "mde"}
 )
 
-// footnote is the one line under the metrics table.
+// shortNote is the line under the default metrics table: what the
+// columns are, and where the full explanation is (footnote, with -v).
+func (r *Result) shortNote() string {
+	adj := "not adjusted"
+	switch r.Adjustment {
+	case "", stats.Holm:
+		adj = "Holm-adjusted"
+	case stats.BH:
+		adj = "BH-adjusted"
+	}
+	return fmt.Sprintf("A, B: case-averaged rates; effect: B − A; p: %s. How to read it: docs/statistics.md", adj)
+}
+
+// footnote is the full explanation under the metrics table (-v, and the
+// HTML comparison's table).
 func (r *Result) footnote() string {
 	test := "McNemar's exact test"
 	if r.Sampled {
@@ -953,9 +967,14 @@ func Write(w io.Writer, r *Result, opt Options) error {
 	if opt.Verbose {
 		title = fmt.Sprintf("Metrics (all %d)", len(r.Rows))
 	}
-	notes := []string{r.footnote()}
+	// One line says what the columns are, one what is not shown; -v
+	// explains in full.
+	notes := []string{r.shortNote()}
+	if opt.Verbose {
+		notes = []string{r.footnote()}
+	}
 	if !opt.Verbose && unchanged+noise+untested > 0 {
-		notes = append(notes, fmt.Sprintf("not shown: %d unchanged, %d changed within what the draws explain (not significant), %d untested figures that changed (means, costs, rates derived from several: F1, precision, recall); -v shows every row",
+		notes = append(notes, fmt.Sprintf("not shown: %d unchanged, %d not significant, %d untested figures that changed; -v shows every row",
 			unchanged, noise, untested))
 	}
 	if wide {

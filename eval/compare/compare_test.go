@@ -192,6 +192,35 @@ func TestWriteGolden(t *testing.T) {
 		if !strings.Contains(out, "Cases: 1 fixed (fail→pass), 10 broken (pass→fail), of 17 both reports hold") {
 			t.Errorf("%s: no headline of the flips:\n%s", tc.name, out)
 		}
+		// Under the table: one line of what the columns are and where to
+		// read more, one of what is not shown; the full explanation with -v.
+		short := "A, B: case-averaged rates; effect: B − A; p: Holm-adjusted. How to read it: docs/statistics.md"
+		full := "effect: their mean per-case change, its"
+		if tc.opt.Verbose {
+			if strings.Contains(out, short) || !strings.Contains(out, full) || strings.Contains(out, "not shown:") {
+				t.Errorf("%s: -v does not explain in full:\n%s", tc.name, out)
+			}
+			continue
+		}
+		var notes []string
+		for _, l := range strings.Split(out, "\n") {
+			if strings.Contains(l, "A, B: ") || strings.Contains(l, "not shown: ") || strings.HasPrefix(l, "    ") {
+				notes = append(notes, l)
+			}
+		}
+		prefix := "  "
+		if tc.opt.Markdown {
+			prefix = "- "
+		}
+		want := []string{prefix + short, prefix + "not shown: 22 unchanged, 0 not significant, 5 untested figures that changed; -v shows every row"}
+		if strings.Join(notes, "\n") != strings.Join(want, "\n") {
+			t.Errorf("%s: notes\n%s\nwant\n%s", tc.name, strings.Join(notes, "\n"), strings.Join(want, "\n"))
+		}
+		for _, n := range notes {
+			if len([]rune(n)) > report.DefaultWidth {
+				t.Errorf("%s: note wider than %d columns: %q", tc.name, report.DefaultWidth, n)
+			}
+		}
 	}
 }
 

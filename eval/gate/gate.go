@@ -974,13 +974,13 @@ func (e *evaluation) pairedRegression(b, m score.Metric, tol float64, source str
 		e.note("%s: mean per-case pass rate %s by %.1f points, not significant (%s): not a regression",
 			m.Name, direction, 100*worse, test)
 	default:
-		expl := fmt.Sprintf("%s %s: the mean per-case pass rate changed by %+.1f points (%s → %s); tolerance %s (%s); %s; %s",
-			m.Name, direction, 100*t.effect, report.FormatValue(b), report.FormatValue(m), amount(m.Unit, tol), source, test, movedList(e.pairs[m.Name], m.Better, true))
-		want := fmt.Sprintf("mean per-case change ≥ %+.1f points, or not significant", -100*tol)
+		expl := fmt.Sprintf("%s %s: the mean per-case pass rate changed by %s points (%s → %s); tolerance %s (%s); %s; %s",
+			m.Name, direction, stats.Signed(100*t.effect, 1), report.FormatValue(b), report.FormatValue(m), amount(m.Unit, tol), source, test, movedList(e.pairs[m.Name], m.Better, true))
+		want := fmt.Sprintf("mean per-case change ≥ %s points, or not significant", stats.Signed(-100*tol, 1))
 		if m.Better == score.LowerIsBetter {
-			want = fmt.Sprintf("mean per-case change ≤ %+.1f points, or not significant", 100*tol)
+			want = fmt.Sprintf("mean per-case change ≤ %s points, or not significant", stats.Signed(100*tol, 1))
 		}
-		e.add(Violation{Kind: KindRegression, Metric: m.Name, Want: want, Got: fmt.Sprintf("%+.1f points (%s)", 100*t.effect, stats.PValue(t.p)), Explanation: expl})
+		e.add(Violation{Kind: KindRegression, Metric: m.Name, Want: want, Got: fmt.Sprintf("%s points (%s)", stats.Signed(100*t.effect, 1), stats.PValue(t.p)), Explanation: expl})
 	}
 }
 

@@ -181,12 +181,14 @@ type FlakyCase struct {
 // caseMetric is the pseudo-metric of a case passing as a whole.
 const caseMetric = "case"
 
-// sampleMethod explains the figures of a sampled run.
-const sampleMethod = "every pass rate in Metrics is the mean over all samples (n counts samples); " +
-	"for per-case pass rates the 95% CI is the Wilson interval at the effective number of cases, with a t quantile " +
+// sampleMethod explains the figures of a sampled run (apply, and the
+// routing scorer's per-label moments).
+const sampleMethod = "every rate in Metrics pools all samples (passes over samples). Each per-case pass rate, and " +
+	"routing's per-label precision, recall and F1, has its 95% CI over cases: its n is the cases, then passes/samples in " +
+	"brackets, as in 68 (265/340). That interval is the Wilson interval at the effective number of cases, with a t quantile " +
 	"(Korn-Graubard), so samples of one case count as independent evidence only as far as the cases' spread allows; when every sample " +
-	"passed (or every one failed) it is the Wilson interval over cases. Other rates (per-label recall) keep " +
-	"Wilson intervals over samples, which treat samples as independent and are too narrow. pass@k: at least one " +
+	"passed (or every one failed) it is the Wilson interval over cases. The other rates, whose n is passes/samples alone, keep " +
+	"the Wilson interval over samples, which treats samples as independent (too narrow where a case has several). pass@k: at least one " +
 	"of k samples passes; pass^k: all k pass (τ-bench); both unbiased estimates from c passes of n samples, " +
 	"averaged over the cases with at least k samples. This table counts only the cases with more than one sample"
 

@@ -2,6 +2,7 @@ package report_test
 
 import (
 	"bytes"
+	"fmt"
 	"math"
 	"strings"
 	"testing"
@@ -160,5 +161,55 @@ func TestSampleErrorMakesTheCaseAnError(t *testing.T) {
 	a.Add(r)
 	if s := a.Summary(); s.Errors != 1 || s.Passed != 0 {
 		t.Errorf("summary = %+v; want the case counted as an error", s)
+	}
+}
+
+// The sampled run's method note says what is computed: the per-case pass
+// rates and routing's per-label precision, recall and F1 have intervals
+// over cases and n as cases (passes/samples); the other rates keep n as
+// passes/samples and the Wilson interval over them.
+func TestSampleMethodSaysWhatIsComputed(t *testing.T) {
+	y, n := true, false
+	recs := []*report.CaseRecord{
+		reporttest.RoutingSamples(0, "always", y, y, y, y, y),
+		reporttest.RoutingSamples(1, "flaky", y, n, y, n, n),
+		reporttest.RoutingSamples(2, "never", n, n, n, n, n),
+		reporttest.Consent(3, "yes-please", "YES", "yes please", "YES", "yes.phrase"),
+	}
+	sum := reporttest.Summary(recs)
+	for _, m := range sum.Metrics {
+		if m.Lo == 0 && m.Hi == 0 {
+			continue // no interval (evidence.backed_share)
+		}
+		// The consent case has one sample: its rates are over cases already.
+		sampled := !strings.HasPrefix(m.Name, "consent.")
+		perLabel := strings.HasPrefix(m.Name, "routing.precision.") || strings.HasPrefix(m.Name, "routing.recall.") || strings.HasPrefix(m.Name, "routing.f1.")
+		overCases := sampled && (m.Paired && m.Unit == score.UnitRate || perLabel)
+		if overCases != (m.Cases > 0) {
+			t.Errorf("%s: interval over %d cases, want over cases %v", m.Name, m.Cases, overCases)
+		}
+		if overCases && m.Unit == score.UnitRate {
+			// Precision counts the cases that took the label.
+			if got, want := report.FormatN(m), fmt.Sprintf("%d (%d/%d)", m.Cases, m.Num, m.Den); got != want || m.Cases > 3 || !perLabel && m.Cases != 3 {
+				t.Errorf("%s: n %q, want %q", m.Name, got, want)
+			}
+		}
+		if !overCases && m.Unit == score.UnitRate {
+			if wlo, whi := stats.Wilson(m.Num, m.Den); m.Lo != stats.Round(wlo, 6) || m.Hi != stats.Round(whi, 6) {
+				t.Errorf("%s: CI (%v, %v) is not the Wilson interval over its %d samples", m.Name, m.Lo, m.Hi, m.Den)
+			}
+		}
+	}
+	method := sum.Samples.Method
+	for _, want := range []string{"every rate in Metrics pools all samples", "Each per-case pass rate, and routing's per-label precision, recall and F1, has its 95% CI over cases",
+		"its n is the cases, then passes/samples in brackets", "The other rates, whose n is passes/samples alone, keep the Wilson interval over samples"} {
+		if !strings.Contains(method, want) {
+			t.Errorf("the method lacks %q:\n%s", want, method)
+		}
+	}
+	for _, stale := range []string{"n counts samples", "per-label recall"} {
+		if strings.Contains(method, stale) {
+			t.Errorf("the method still says %q:\n%s", stale, method)
+		}
 	}
 }

@@ -14,6 +14,7 @@ import (
 	"github.com/olekukonko/tablewriter/renderer"
 	"github.com/olekukonko/tablewriter/tw"
 
+	"github.com/searchbench/searchbench/eval/score"
 	"github.com/searchbench/searchbench/lib/visible"
 )
 
@@ -103,11 +104,13 @@ type textWriter struct {
 	more     int // failing checks not kept
 	groups   map[string]*checkGroup
 	order    []string // group names, first seen first
-	// modelFailed and codeFailed count the failing cases whose case called
-	// the model (its behaviour, which a simulator plays) and those that did
-	// not (the app's own rules: consent, the parser).
-	modelFailed, codeFailed int
-	err                     error
+	// knownFailed counts the failing cases tagged known-failure (the
+	// simulator fails them on purpose); modelFailed and codeFailed the
+	// others whose case called the model (its behaviour, which a simulator
+	// plays) and those that did not (the app's own rules: consent, the
+	// parser).
+	knownFailed, modelFailed, codeFailed int
+	err                                  error
 }
 
 // checkGroup counts the failures of one check across cases.
@@ -146,9 +149,12 @@ func (t *textWriter) Begin(m Meta) error {
 
 func (t *textWriter) Case(rec *CaseRecord) error {
 	if !rec.Passed() && rec.Error == "" {
-		if CallsModel(rec) {
+		switch {
+		case slices.Contains(rec.Tags, score.KnownFailureTag):
+			t.knownFailed++
+		case CallsModel(rec):
 			t.modelFailed++
-		} else {
+		default:
 			t.codeFailed++
 		}
 	}
@@ -285,19 +291,36 @@ func (t *textWriter) summaryLine(s Summary) {
 	}
 }
 
-// failedSplit says where the failing cases come from: the model's
-// behaviour (played by the simulator's scripted policy in a simulator
-// recording) and the app's own rules (consent, the parser).
+// failedSplit says where the failing cases come from: the cases tagged
+// known-failure (which the simulator's scripts fail on purpose), the
+// model's other behaviour (played by the simulator's policy in a simulator
+// recording), and the app's own rules (consent, the parser).
 func (t *textWriter) failedSplit() string {
-	if t.modelFailed+t.codeFailed == 0 {
+	if t.knownFailed+t.modelFailed+t.codeFailed == 0 {
 		return ""
 	}
-	who := "the model's behaviour"
-	if t.meta.Backend == "sim" {
-		who = "the simulated model's behaviour (its policy plays them on purpose)"
-	}
+	sim := t.meta.Backend == "sim"
 	var parts []string
+	if t.knownFailed > 0 {
+		if sim {
+			parts = append(parts, fmt.Sprintf("%d scripted to fail on purpose (tagged %s)", t.knownFailed, score.KnownFailureTag))
+		} else {
+			// The tag names the simulator's scripted failures; a live model
+			// failed them on its own.
+			parts = append(parts, fmt.Sprintf("%d tagged %s", t.knownFailed, score.KnownFailureTag))
+		}
+	}
 	if t.modelFailed > 0 {
+		who := "the model's behaviour"
+		if t.knownFailed > 0 {
+			who = "the model's other behaviour"
+		}
+		if sim {
+			who = strings.Replace(who, "the model", "the simulated model", 1)
+			if len(t.meta.SimPolicies) > 0 {
+				who += " (policy " + strings.Join(t.meta.SimPolicies, "+") + ")"
+			}
+		}
 		parts = append(parts, fmt.Sprintf("%d by %s", t.modelFailed, who))
 	}
 	if t.codeFailed > 0 {
@@ -307,8 +330,11 @@ func (t *textWriter) failedSplit() string {
 }
 
 // Provenance says where a run's recordings came from, for its first line:
-// "simulator, policy seed", "live: gpt-oss-120b via api.cerebras.ai", or
-// both for a mix; "" when the report does not say.
+// "simulator, policy seed", "live: gpt-oss-120b via api.cerebras.ai" (the
+// chat service's host), or both for a mix; "" when the report does not
+// say. It names no recording date: recorded.json and the cassettes keep
+// none (recording twice gives the same bytes), and a replay's clock is not
+// the recording's, so the line stays the same on every replay.
 func Provenance(m Meta) string {
 	var parts []string
 	for _, b := range strings.Split(m.Backend, "+") {
@@ -324,13 +350,7 @@ func Provenance(m Meta) string {
 			if len(m.Models) > 0 {
 				s += ": " + strings.Join(m.Models, "+")
 			}
-			var hosts []string
-			for _, u := range m.BaseURLs {
-				if pu, err := url.Parse(u); err == nil && pu.Host != "" && !slices.Contains(hosts, pu.Host) {
-					hosts = append(hosts, pu.Host)
-				}
-			}
-			if len(hosts) > 0 {
+			if hosts := chatHosts(m.BaseURLs); len(hosts) > 0 {
 				s += " via " + strings.Join(hosts, ", ")
 			}
 			parts = append(parts, s)
@@ -338,6 +358,37 @@ func Provenance(m Meta) string {
 	}
 	return strings.Join(parts, " and ")
 }
+
+// chatHosts are the hosts of the chat service among base URLs written
+// "service=URL" (Meta.BaseURLs): where the model answered. A list with no
+// chat entry (or bare URLs) gives every host it names.
+func chatHosts(bases []string) []string {
+	var chat, all []string
+	for _, b := range bases {
+		svc, u := "", b
+		// "chat=http://host/v1": the service name has no scheme or path.
+		if name, rest, ok := strings.Cut(b, "="); ok && !strings.ContainsAny(name, ":/") {
+			svc, u = name, rest
+		}
+		pu, err := url.Parse(u)
+		if err != nil || pu.Host == "" {
+			continue
+		}
+		if !slices.Contains(all, pu.Host) {
+			all = append(all, pu.Host)
+		}
+		if svc == chatService && !slices.Contains(chat, pu.Host) {
+			chat = append(chat, pu.Host)
+		}
+	}
+	if len(chat) > 0 {
+		return chat
+	}
+	return all
+}
+
+// chatService is the chat service's name in Meta.BaseURLs (vcr.ChatService).
+const chatService = "chat"
 
 // CallsModel reports whether a case called the model in some sample (its
 // cost result counts model calls): its outcome is a draw of the model's

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 	"strconv"
+	"strings"
 )
 
 // Alpha is the significance level of every paired test the harness
@@ -108,6 +109,21 @@ func PValue(p float64) string {
 		return "p < 0.001"
 	}
 	return fmt.Sprintf("p = %.3f", p)
+}
+
+// Signed writes a change with its sign and prec decimals, as a statistician
+// does: "+2.5", "-40.0", and "0.0" for a change that rounds to zero, never
+// "-0.0" or "+0.0".
+func Signed(x float64, prec int) string {
+	s := strconv.FormatFloat(x, 'f', prec, 64)
+	digits := strings.TrimLeft(s, "+-")
+	if strings.Trim(digits, "0.") == "" {
+		return digits
+	}
+	if x > 0 && !strings.HasPrefix(s, "+") {
+		return "+" + s
+	}
+	return s
 }
 
 // Level writes a significance level with three significant digits: 0.05,

@@ -113,3 +113,29 @@ func TestRoundAndMean(t *testing.T) {
 		t.Errorf("Mean(nil) = %v", got)
 	}
 }
+
+// Changes print with their sign, and a zero (however it was reached) with
+// none.
+func TestSigned(t *testing.T) {
+	for _, tt := range []struct {
+		x    float64
+		prec int
+		want string
+	}{
+		{0, 1, "0.0"},
+		{math.Copysign(0, -1), 1, "0.0"},
+		{-0.04, 1, "0.0"},
+		{0.04, 1, "0.0"},
+		{-0.05000001, 1, "-0.1"},
+		{2.5, 1, "+2.5"},
+		{-40, 1, "-40.0"},
+		{-100 * 0.0, 1, "0.0"},
+		{0.0004, 3, "0.000"},
+		{-1.25, 2, "-1.25"},
+		{math.Inf(1), 1, "+Inf"},
+	} {
+		if got := Signed(tt.x, tt.prec); got != tt.want {
+			t.Errorf("Signed(%v, %d) = %q, want %q", tt.x, tt.prec, got, tt.want)
+		}
+	}
+}

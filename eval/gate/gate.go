@@ -493,7 +493,7 @@ func nextStep(x Violation) string {
 		if x.Case == "" {
 			return "fix the prompt or code"
 		}
-		return fmt.Sprintf("fix the prompt or code (searchbench run --filter id:%s -v shows each sample), or accept the trade-off: searchbench accept %s --reason …",
+		return fmt.Sprintf("fix it (searchbench run --filter id:%s -v shows each sample) or accept the trade-off: searchbench accept %s --reason …",
 			caseID(x.Case), x.Case)
 	case KindRegression:
 		return "fix the prompt or code (searchbench compare shows the cases that moved)"

@@ -203,7 +203,7 @@ func TestRateExplanations(t *testing.T) {
 		"the routing pass rate fell from 5/5 to 0/5 samples, beyond the draws of an unchanged model",
 		"IMPROVED · routing/b · routing: 0/5 → 5/5",
 		"the routing pass rate rose from 0/5 to 5/5 samples",
-		"searchbench run --filter id:a -v shows each sample), or accept the trade-off: searchbench accept routing/a",
+		"searchbench run --filter id:a -v shows each sample) or accept the trade-off: searchbench accept routing/a",
 		"update the baseline on purpose (make baseline)",
 	} {
 		if !strings.Contains(all, want) {

@@ -122,6 +122,19 @@ func (u *Unplayable) Summary() string {
 	return u.What() + "; re-record them with: " + u.Command
 }
 
+// Unjudged is the one line a gated run or merge prints in place of its
+// violations when cassettes cannot replay: the run is no verdict, and the
+// violations (their number; report.json lists them) follow from the cases
+// that could not run.
+func (u *Unplayable) Unjudged(violations int) string {
+	n := u.Stale + u.Missing + u.Unfinished
+	s := fmt.Sprintf("not judged: %d case(s) could not replay, so this run gives no verdict", n)
+	if violations > 0 {
+		s += fmt.Sprintf("; its %d gate violation(s) follow from them (report.json lists them)", violations)
+	}
+	return s + "; re-record, then gate again"
+}
+
 // What says what cannot replay.
 func (u *Unplayable) What() string {
 	var what []string

@@ -108,6 +108,14 @@ func (t *textWriter) verdictLines() {
 	if g == nil {
 		return
 	}
+	if u := t.meta.Unplayable; u != nil {
+		// No verdict: the cause opened the summary; its violations follow
+		// from the cases that could not run.
+		for _, l := range wrap(u.Unjudged(len(g.Violations)), t.width(), "  ") {
+			t.printf("%s\n", t.paint(red, l))
+		}
+		return
+	}
 	c := green
 	if !g.Pass() {
 		c = red

@@ -250,6 +250,25 @@ func PrintQuiet(w io.Writer, v *report.Gate, width int) error {
 	return evalgate.WriteWidth(w, &q, false, width)
 }
 
+// PrintUnjudged prints, in place of a verdict, why there is none: what
+// cannot replay and the one command that re-records it, then one line for
+// the violations that follow from it (v may be nil).
+func PrintUnjudged(w io.Writer, u *report.Unplayable, v *report.Gate, width int) error {
+	lines := report.WrapText("searchbench: "+u.What()+"; re-record them with:", width, "  ")
+	lines = append(lines, "  "+u.Command) // never cut: the command to copy
+	n := 0
+	if v != nil {
+		n = len(v.Violations)
+	}
+	lines = append(lines, report.WrapText(u.Unjudged(n), width, "  ")...)
+	for _, l := range lines {
+		if _, err := fmt.Fprintln(w, l); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 // Exit is the command's result for verdict v: nil for a pass, an exit-1
 // error for a fail.
 func Exit(v *report.Gate) error {

@@ -157,10 +157,19 @@ func mergeRun(_ context.Context, opts *Options) error {
 	if len(meta.Shards) > 0 {
 		shards = "shards " + strings.Join(meta.Shards, ", ")
 	}
-	for _, l := range report.WrapText(fmt.Sprintf("merged %d report(s) (%s) into %s", len(srcs), shards, opts.Output), opts.IO.Width(opts.Wide), "  ") {
+	merged := report.WrapText(fmt.Sprintf("merged %d report(s) (%s) into %s", len(srcs), shards, opts.Output), opts.IO.Width(opts.Wide), "  ")
+	if u := meta.Unplayable; u != nil {
+		// The cause first, and no verdict: the shards' cases could not
+		// replay.
+		if err := cmdgate.PrintUnjudged(opts.IO.Out, u, verdict, opts.IO.Width(opts.Wide)); err != nil {
+			return cmdutil.Infra(err)
+		}
+		merged = nil
+	}
+	for _, l := range merged {
 		fmt.Fprintln(opts.IO.Out, l)
 	}
-	if verdict != nil {
+	if verdict != nil && meta.Unplayable == nil {
 		if err := cmdgate.Print(opts.IO.Out, verdict, opts.IO.Width(opts.Wide)); err != nil {
 			return cmdutil.Infra(err)
 		}

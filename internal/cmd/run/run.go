@@ -343,6 +343,12 @@ func runRun(ctx context.Context, opts *Options) error {
 		if _, err := terminal.WriteTo(opts.IO.Out); err != nil {
 			return cmdutil.Infra(err)
 		}
+	case verdict != nil && meta.Unplayable != nil:
+		// No verdict: the cause and its command first, then one line for
+		// what could not be judged (the violations are in the report).
+		if err := cmdgate.PrintUnjudged(opts.IO.Out, meta.Unplayable, verdict, opts.IO.Width(opts.Wide)); err != nil {
+			return cmdutil.Infra(err)
+		}
 	case verdict != nil:
 		// One verdict line on a pass; the violations and the line on a
 		// failure (the notes are in the report).

@@ -345,7 +345,7 @@ func TestVariantFromFiles(t *testing.T) {
 		!strings.Contains(out, "recorded 3 cassettes under "+filepath.Join(dir, "cassettes", "mine", "model")) {
 		t.Fatalf("record with a policy: exit %d\n%s%s", code, out, errOut)
 	}
-	if code, out, errOut := sb(t, dir, "run", "--quiet", "--prompts", "prompts", "--variant", "mine"); code != 0 {
+	if code, out, errOut := sb(t, dir, "run", "--quiet", "--prompts", "prompts", "--variant", "mine", "--out", "base"); code != 0 {
 		t.Fatalf("replay: exit %d\n%s%s", code, out, errOut)
 	}
 
@@ -357,6 +357,15 @@ func TestVariantFromFiles(t *testing.T) {
 	if code != cmdutil.ExitInfra || strings.Count(errOut, "stale cassette") != 3 || !strings.Contains(errOut, "recorded before phase2.md changed") ||
 		!strings.Contains(errOut, "cassettes not replayable: 3 stale (phase2.md changed since they were recorded) of 4 cases; re-record them with: "+hint) {
 		t.Fatalf("stale replay: exit %d\n%s%s", code, out, errOut)
+	}
+	// Gated, a run whose cassettes cannot replay is no verdict: the cause
+	// and its command first, one line for what was not judged, exit 3.
+	code, out, errOut = sb(t, dir, "run", "--quiet", "--prompts", "prompts", "--variant", "mine", "--out", "gated",
+		"--gates", "gates.yaml", "--baseline", "base/report.json", "--allow-mismatch")
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	if code != cmdutil.ExitInfra || !strings.HasPrefix(lines[0], "searchbench: cassettes not replayable: 3 stale") || len(lines) > 6 ||
+		!strings.Contains(strings.Join(strings.Fields(out), " "), "not judged: 3 case(s) could not replay, so this run gives no verdict") || strings.Contains(out, "gate: ") {
+		t.Errorf("gated stale replay: exit %d, stdout:\n%s", code, out)
 	}
 	// The report set is still written, and each file opens with what is
 	// stale and the command.

@@ -244,10 +244,17 @@ func TestFullDiskRecordResumes(t *testing.T) {
 	if started != 4 {
 		t.Errorf("%d cases started on a full disk, want 4 (none after the refused write)", started)
 	}
-	code, out, errOut = sbEnv(t, g.env, nil, append(args, "--stale")...)
+	code, out, errOut = sbEnv(t, g.env, nil, append(args, "--stale", "--max-usd", "10")...)
 	if code != 0 || !strings.Contains(out, "recorded 3 cassettes") {
 		t.Fatalf("record --stale once space is freed: exit %d\n%s%s", code, out, errOut)
 	}
+	// The budget counts what the stopped recording spent, the refused
+	// case's answers included.
+	if !strings.Contains(out, "resuming a recording that has spent ") || !strings.Contains(strings.Join(strings.Fields(out), " "), "by the recording this one resumes") {
+		t.Errorf("the resumed budget does not count the stopped recording's spend:\n%s", out)
+	}
+	// The case whose cassette the disk refused is asked again: its answers
+	// could be kept nowhere (the disk was full), so they are lost with it.
 	g.paidOnce(t, 6, 1)
 	auditShelf(t, cassettes, 6)
 }

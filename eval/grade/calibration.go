@@ -16,6 +16,10 @@ const (
 	GraderRules      = "rules"
 	GraderRulesJudge = "rules + judge"
 	GraderNaive      = "naive (gold contained)"
+	// GraderNaiveSame is the naive grader on the items the rules decide
+	// (its other verdicts left out): the rules and the baseline on the
+	// same items.
+	GraderNaiveSame = "naive, on the rules' items"
 )
 
 // Splits of the calibration set, and their files under the calibration
@@ -98,9 +102,10 @@ func (r *CalibrationReport) Write(path string) error {
 	return fsutil.WriteFileAtomic(path, buf.Bytes(), 0o644)
 }
 
-// CalibrateSplit measures the rules, the rules with j (when not nil) and
-// the naive grader on items. A judge error stops the measurement: a
-// verdict that does not parse is never counted.
+// CalibrateSplit measures the rules, the rules with j (when not nil), the
+// naive grader, and the naive grader on the items the rules decide, on
+// items. A judge error stops the measurement: a verdict that does not
+// parse is never counted.
 func CalibrateSplit(ctx context.Context, split string, items []Item, j *Judge) (SplitMeasured, error) {
 	rules := make([]Verdict, len(items))
 	naive := make([]Verdict, len(items))
@@ -125,6 +130,12 @@ func CalibrateSplit(ctx context.Context, split string, items []Item, j *Judge) (
 		}
 		m.Graders = append(m.Graders, Measure(GraderRulesJudge, items, both))
 	}
-	m.Graders = append(m.Graders, Measure(GraderNaive, items, naive))
+	same := make([]Verdict, len(items))
+	for i := range items {
+		if rules[i].Decided() {
+			same[i] = naive[i]
+		}
+	}
+	m.Graders = append(m.Graders, Measure(GraderNaive, items, naive), Measure(GraderNaiveSame, items, same))
 	return m, nil
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/searchbench/searchbench/lib/quantity"
@@ -38,6 +39,11 @@ const (
 	RuleCoarserDate          = "coarser_date"          // the gold day's year or month, when the day is not asked for
 	RuleOtherValues          = "other_values"          // values that differ from the gold's in a longer answer: deferred
 	RuleNameVariant          = "name_variant"          // the gold name without middle names, or with initials
+	RuleEcho                 = "echo"                  // the answer only repeats words of the question
+	RuleOtherRelease         = "other_release"         // a release question, a date of another year: deferred
+	RuleVaguerGold           = "vaguer_gold"           // a gold that another gold makes more specific, and not that one: deferred
+	RuleBeforeLatest         = "before_latest"         // the latest of something, answered by one older than the gold
+	RuleWrongType            = "wrong_type"            // a who or where question answered by a number or date alone
 )
 
 // refusalRE finds refusals and hedges that give no answer.
@@ -82,7 +88,7 @@ func Rules(question string, gold Gold, ans Answer) Verdict {
 	if text == "" {
 		return decide(NotAttempted, RuleEmpty, "the answer is empty")
 	}
-	a := analyse(text)
+	a := analyse(text, question, gold.Answers)
 	if unknownRE.MatchString(fold(text)) {
 		return decide(NotAttempted, RuleRefusal, fmt.Sprintf("the answer %s gives no answer", quote(text)))
 	}
@@ -101,6 +107,11 @@ func Rules(question string, gold Gold, ans Answer) Verdict {
 	case rejectHit != "":
 		return decide(Incorrect, RuleReject, fmt.Sprintf("the answer names %s, a known wrong answer", quote(rejectHit)))
 	case goldHit != "":
+		if goldHow == "text" {
+			if g := moreSpecific(a, goldHit, gold.Answers); g != "" {
+				return deferTo(RuleVaguerGold, fmt.Sprintf("the answer gives the gold answer %s, but not %s, a more specific gold answer", quote(goldHit), quote(g)))
+			}
+		}
 		if c := conflicting(a, gold.Answers); c != "" {
 			return deferTo(RuleConflictingValues, fmt.Sprintf("the answer has the gold %s but also %s", quote(goldHit), quote(c)))
 		}
@@ -110,17 +121,30 @@ func Rules(question string, gold Gold, ans Answer) Verdict {
 		}
 		return decide(Correct, rule, fmt.Sprintf("the answer gives the gold answer %s", quote(goldHit)))
 	}
-	// No gold answer found: a value of the gold's kind that differs says
-	// incorrect, unless the question asks about something that changes and
-	// the gold has no as_of date (it may be out of date); anything else is
-	// for the judge.
+	// No gold answer found. An answer that only repeats the question, or
+	// gives a number or date alone for a person or place, says nothing.
+	if echoes(a, question) && partOf(a, gold.Answers) == "" {
+		return decide(Incorrect, RuleEcho, fmt.Sprintf("the answer %s only repeats words of the question, and gives no gold answer (%s)", quote(text), quoteList(gold.Answers)))
+	}
+	if v, ok := quantity.Parse(text); ok && whoWhereRE.MatchString(fold(question)) && len(goldValues(gold.Answers)) == 0 {
+		return decide(Incorrect, RuleWrongType, fmt.Sprintf("the question asks who or where, and the answer is only %s, a %s", quote(v.Text), v.Kind))
+	}
+	// A value of the gold's kind that differs says incorrect, unless the
+	// question asks about something that changes and the gold has no as_of
+	// date (it may be out of date; but the latest cannot be older than the
+	// gold), or asks when a title came out and the answer names another
+	// year (another release); anything else is for the judge.
 	stale := gold.AsOf == "" && timeSensitiveRE.MatchString(fold(question))
 	if rel, got, want := valueRelation(a, gold.Answers); rel != quantity.Incomparable {
 		switch {
 		case (rel == quantity.Disagree || rel == quantity.Coarser) && !oneSentence(text):
 			return deferTo(RuleOtherValues, fmt.Sprintf("the answer says %s where the gold answer is %s, but in an answer of several sentences a value may be about another fact", quote(got), quote(want)))
+		case rel == quantity.Disagree && stale && latestRE.MatchString(fold(question)) && beforeGold(a, gold.Answers):
+			return decide(Incorrect, RuleBeforeLatest, fmt.Sprintf("the question asks for the latest, and the answer's %s is older than the gold %s: the latest only moves on", quote(got), quote(want)))
 		case rel == quantity.Disagree && stale:
 			return deferTo(RuleStaleGold, fmt.Sprintf("the answer says %s where the gold answer is %s, but the question asks about something that changes and the gold has no as_of date", quote(got), quote(want)))
+		case rel == quantity.Disagree && releaseRE.MatchString(fold(question)) && otherYear(a, gold.Answers):
+			return deferTo(RuleOtherRelease, fmt.Sprintf("the answer says %s where the gold answer is %s, but the question asks when something came out, and a title is often released more than once (an adaptation, a remake, an edition): another year may be another release", quote(got), quote(want)))
 		case rel == quantity.Disagree:
 			return decide(Incorrect, RuleWrongValue, fmt.Sprintf("the answer says %s where the gold answer is %s", quote(got), quote(want)))
 		case rel == quantity.Finer:
@@ -160,11 +184,57 @@ type analysed struct {
 	toks    []string
 	content []string
 	values  []quantity.Value
+	// claims are the values the answer states that the question does not:
+	// the "20" of "20 or more points in 126 games" answers no question
+	// about 20-point games. Only claims contradict a gold value.
+	claims []quantity.Value
 }
 
-func analyse(text string) analysed {
+func analyse(text, question string, golds []string) analysed {
 	t := tokens(text)
-	return analysed{text: text, toks: t, content: content(t), values: quantity.Find(text)}
+	a := analysed{text: text, toks: t, content: content(t), values: withGoldUnit(text, quantity.Find(text), golds)}
+	qvs := quantity.Find(question)
+	for _, v := range a.values {
+		stated := slices.ContainsFunc(qvs, func(q quantity.Value) bool {
+			return class(q) == class(v) && quantity.Compare(v, q) == quantity.Agree
+		})
+		if !stated {
+			a.claims = append(a.claims, v)
+		}
+	}
+	return a
+}
+
+// withGoldUnit reads an answer that is one bare number in the unit of a
+// gold measure or percentage: "11.3" for "10–12 years" is 11.3 years,
+// "19" for "20%" is 19%.
+func withGoldUnit(text string, vs []quantity.Value, golds []string) []quantity.Value {
+	if len(vs) != 1 || vs[0].Kind != quantity.Number || vs[0].YearLike || vs[0].Scale != "" {
+		return vs
+	}
+	if _, ok := quantity.Parse(text); !ok {
+		return vs
+	}
+	for _, g := range golds {
+		gv, ok := goldValue(g)
+		if !ok {
+			continue
+		}
+		var with string
+		switch gv.Kind {
+		case quantity.Measure:
+			with = text + " " + gv.UnitText
+		case quantity.Percent:
+			with = text + "%"
+		default:
+			continue
+		}
+		if v, ok := quantity.Parse(with); ok && v.Kind == gv.Kind && v.Dim == gv.Dim {
+			v.Text, v.Start, v.End = vs[0].Text, vs[0].Start, vs[0].End
+			return []quantity.Value{v}
+		}
+	}
+	return vs
 }
 
 // match finds the first of golds in a: as a run of tokens, or as a value
@@ -210,6 +280,35 @@ func goldValue(g string) (quantity.Value, bool) {
 	return vs[0], true
 }
 
+// goldVal is a gold answer and its value.
+type goldVal struct {
+	text string
+	v    quantity.Value
+}
+
+// goldValues are the values of the gold answers that hold one, but for an
+// approximate one that holds a more precise gold ("late 1968" beside
+// "November 8, 1968"): it is a vaguer form of that answer, not another
+// answer, and the precise one decides what disagrees.
+func goldValues(golds []string) []goldVal {
+	var all []goldVal
+	for _, g := range golds {
+		if v, ok := goldValue(g); ok {
+			all = append(all, goldVal{g, v})
+		}
+	}
+	var out []goldVal
+	for i, x := range all {
+		vaguer := x.v.Approx && slices.ContainsFunc(all, func(y goldVal) bool {
+			return y.text != all[i].text && !y.v.Approx && class(y.v) == class(x.v) && quantity.Compare(y.v, x.v) == quantity.Finer
+		})
+		if !vaguer {
+			out = append(out, x)
+		}
+	}
+	return out
+}
+
 // class groups values that compare: years and dates; counts; percents;
 // an amount of one currency; a measure of one dimension.
 func class(v quantity.Value) string {
@@ -242,18 +341,14 @@ var sentenceEndRE = regexp.MustCompile(`[.!?]\s+\p{Lu}`)
 // conflicting returns a value of a one-sentence answer of a gold value's
 // class that agrees with no gold value: "1984 or 1990".
 func conflicting(a analysed, golds []string) string {
-	var gvs []quantity.Value
-	for _, g := range golds {
-		if gv, ok := goldValue(g); ok {
-			gvs = append(gvs, gv)
-		}
-	}
+	gvs := goldValues(golds)
 	if len(gvs) == 0 || !oneSentence(a.text) {
 		return ""
 	}
-	for _, v := range a.values {
+	for _, v := range a.claims {
 		same, agrees := false, false
-		for _, gv := range gvs {
+		for _, g := range gvs {
+			gv := g.v
 			if class(v) != class(gv) {
 				continue
 			}
@@ -277,12 +372,9 @@ func conflicting(a analysed, golds []string) string {
 // has no value of a gold's class.
 func valueRelation(a analysed, golds []string) (quantity.Agreement, string, string) {
 	var finer, coarser, disagree [2]string
-	for _, g := range golds {
-		gv, ok := goldValue(g)
-		if !ok {
-			continue
-		}
-		for _, v := range a.values {
+	for _, x := range goldValues(golds) {
+		g, gv := x.text, x.v
+		for _, v := range a.claims {
 			if class(v) != class(gv) {
 				continue
 			}
@@ -325,12 +417,12 @@ var dayAskedRE = regexp.MustCompile(`\b(what|which) (day|date|month)\b|\bexact(l
 // June 1991" (not "the 16th century" for 1524).
 func sameYear(a analysed, golds []string) bool {
 	found := false
-	for _, g := range golds {
-		gv, ok := goldValue(g)
-		if !ok || class(gv) != "date" {
+	for _, x := range goldValues(golds) {
+		gv := x.v
+		if class(gv) != "date" {
 			continue
 		}
-		for _, v := range a.values {
+		for _, v := range a.claims {
 			if class(v) != "date" || compare(v, gv) != quantity.Coarser {
 				continue
 			}
@@ -366,43 +458,66 @@ var titles = map[string]bool{"dr": true, "mr": true, "mrs": true, "ms": true, "s
 
 // nameVariant returns the gold name the answer writes with middle names
 // left out or names as initials ("Carolyn Jones", "B. R. Ambedkar" for
-// "Bhimrao Ramji Ambedkar"): same first and last word (or initial), the
-// answer's words in the gold's order. Both must be names of two or more
-// words.
+// "Bhimrao Ramji Ambedkar"), or writes in full where the gold has
+// initials ("Bhimrao Ramji Ambedkar" for "B. R. Ambedkar"): same first
+// word (or initial) and last word, the shorter name's words in the longer
+// one's order. Both must be names of two or more words; the answer may be
+// the longer only where the gold has an initial.
 func nameVariant(a analysed, golds []string) string {
-	var at []string
-	for _, t := range a.toks {
-		if !titles[t] {
-			at = append(at, t)
-		}
-	}
+	at := untitled(a.toks)
 	if len(at) < 2 || len(at) > 5 {
 		return ""
 	}
 	for _, g := range golds {
-		gt := tokens(g)
-		if len(gt) < 2 || len(gt) > 6 || len(at) > len(gt) {
+		gt := untitled(tokens(g))
+		if len(gt) < 2 || len(gt) > 6 {
 			continue
 		}
-		same := func(x, y string) bool { return x == y || len(x) == 1 && strings.HasPrefix(y, x) }
-		if !same(at[0], gt[0]) || at[len(at)-1] != gt[len(gt)-1] {
-			continue
-		}
-		j := 0
-		for _, t := range at {
-			for j < len(gt) && !same(t, gt[j]) {
-				j++
+		short, long := at, gt
+		if len(at) > len(gt) {
+			if !slices.ContainsFunc(gt, func(t string) bool { return len(t) == 1 }) {
+				continue
 			}
-			if j == len(gt) {
-				break
-			}
-			j++
+			short, long = gt, at
 		}
-		if j <= len(gt) && same(at[len(at)-1], gt[j-1]) && j == len(gt) {
+		if sameNameWord(short[0], long[0]) && short[len(short)-1] == long[len(long)-1] && inOrder(short, long) {
 			return g
 		}
 	}
 	return ""
+}
+
+// untitled leaves out titles ("Dr", "Sir").
+func untitled(ts []string) []string {
+	var out []string
+	for _, t := range ts {
+		if !titles[t] {
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
+// sameNameWord reports whether two words of names agree: the same word,
+// or one is the other's initial.
+func sameNameWord(x, y string) bool {
+	return x == y || len(x) == 1 && strings.HasPrefix(y, x) || len(y) == 1 && strings.HasPrefix(x, y)
+}
+
+// inOrder reports whether the words of short occur in long in order, the
+// last word of short being the last of long.
+func inOrder(short, long []string) bool {
+	j := 0
+	for _, t := range short {
+		for j < len(long) && !sameNameWord(t, long[j]) {
+			j++
+		}
+		if j == len(long) {
+			return false
+		}
+		j++
+	}
+	return j == len(long)
 }
 
 // approxTolerance is how far (relative) an answer may be from a gold
@@ -432,4 +547,128 @@ func partOf(a analysed, golds []string) string {
 		}
 	}
 	return ""
+}
+
+// releaseRE finds questions about when something came out: a title is
+// often released more than once — an adaptation, a remake, an edition, a
+// country's release — so another year may answer for another release
+// (AmbigQA, Min et al. 2020, finds such questions often ambiguous).
+var releaseRE = regexp.MustCompile(`\b(come|comes|came|coming) out\b|\breleased?\b|\brelease date\b|\bpremiered?\b|\bfirst (published|aired|shown)\b`)
+
+// otherYear reports whether the answer's dates all fall in other years
+// than every gold date: "1990" or "March 30, 1990" for "May 1984", not
+// "September 1968" for "November 8, 1968".
+func otherYear(a analysed, golds []string) bool {
+	var gys [][2]int
+	for _, g := range goldValues(golds) {
+		if lo, hi, ok := years(g.v); ok {
+			gys = append(gys, [2]int{lo, hi})
+		}
+	}
+	if len(gys) == 0 {
+		return false
+	}
+	found := false
+	for _, v := range a.claims {
+		lo, hi, ok := years(v)
+		if !ok {
+			continue
+		}
+		for _, gy := range gys {
+			if lo <= gy[1] && gy[0] <= hi {
+				return false
+			}
+		}
+		found = true
+	}
+	return found
+}
+
+// years is the span of years a date covers.
+func years(v quantity.Value) (lo, hi int, ok bool) {
+	switch {
+	case v.Kind == quantity.Number && v.YearLike:
+		return int(v.Num), int(v.Num), true
+	case v.Kind != quantity.Date || v.Date.Year == 0:
+		return 0, 0, false
+	}
+	switch y := v.Date.Year; v.Date.Prec {
+	case quantity.PrecDecade:
+		return y, y + 9, true
+	case quantity.PrecCentury:
+		return y, y + 99, true
+	default:
+		return y, y, true
+	}
+}
+
+// echoes reports whether every word of the answer is a word of the
+// question ("Michael Jackson" to "who sings somebody's watching me with
+// michael jackson"): it names nothing the question did not. A question
+// that offers a choice ("A or B") is left out.
+func echoes(a analysed, question string) bool {
+	if len(a.content) == 0 {
+		return false
+	}
+	qt := tokens(question)
+	if slices.Contains(qt, "or") || slices.Contains(qt, "either") {
+		return false
+	}
+	for _, t := range a.content {
+		if !slices.Contains(qt, t) {
+			return false
+		}
+	}
+	return true
+}
+
+// moreSpecific returns a gold answer that makes the gold hit more
+// specific ("back of the head" for "back"), when the answer does not give
+// it: the hit alone may mean something else (the back of the body).
+func moreSpecific(a analysed, hit string, golds []string) string {
+	ht := trimLeading(tokens(hit))
+	for _, g := range golds {
+		gt := trimLeading(tokens(g))
+		if len(gt) > len(ht)+1 && slices.Equal(gt[:len(ht)], ht) && gt[len(ht)] == "of" && !containsSeq(a.toks, gt) {
+			return g
+		}
+	}
+	return ""
+}
+
+// whoWhereRE finds questions that ask for a person or a place.
+var whoWhereRE = regexp.MustCompile(`^\W*(who|whom|whose|where)\b`)
+
+// latestRE finds questions about the latest or last of something: its
+// answer only moves forward in time.
+var latestRE = regexp.MustCompile(`\b(last|latest|most recent|newest)\b`)
+
+// beforeGold reports whether every value of the answer's that compares
+// with a gold value comes before every such gold: an earlier year, a
+// smaller count (the seventh season for the fourteenth).
+func beforeGold(a analysed, golds []string) bool {
+	found := false
+	for _, x := range goldValues(golds) {
+		for _, v := range a.claims {
+			if class(v) != class(x.v) {
+				continue
+			}
+			switch class(v) {
+			case "date":
+				_, hi, ok1 := years(v)
+				lo, _, ok2 := years(x.v)
+				if !ok1 || !ok2 || hi >= lo {
+					return false
+				}
+			case "count":
+				if v.Hi+v.Tol >= x.v.Num-x.v.Tol {
+					return false
+				}
+			default:
+				return false
+			}
+			found = true
+		}
+	}
+	return found
 }

@@ -42,7 +42,7 @@ func TestRules(t *testing.T) {
 		{"finer date", "When?", g("1972"), "14 December 1972", "", Correct, RuleValue},
 		{"coarser date", "When was it released?", g("1 August 1965"), "1965", "", Correct, RuleCoarserDate},
 		{"day asked", "On what day was it released?", g("1 August 1965"), "1965", "", "", RuleCoarserValue},
-		{"wrong year", "When did it come out?", g("1984"), "March 30, 1990", "", Incorrect, RuleWrongValue},
+		{"wrong year", "When was it founded?", g("1984"), "March 30, 1990", "", Incorrect, RuleWrongValue},
 		{"stale gold", "When does the new season come out?", g("April 21, 2017"), "September 17, 2017", "", "", RuleStaleGold},
 		{"as_of vouches", "What is the latest release?", Gold{Answers: []string{"1.33"}, AsOf: "2025-06-01"}, "1.32", "", Incorrect, RuleWrongValue},
 		{"two values", "When?", g("1984"), "1984 or 1990", "", "", RuleConflictingValues},
@@ -63,6 +63,7 @@ func TestRules(t *testing.T) {
 		{"another name", "Who?", g("Art Carney"), "Jack Nicholson", "", "", RuleNoMatch},
 		{"part of gold", "Where?", g("Madison, Wisconsin"), "Madison", "", "", RulePartOfGold},
 	}
+	tests = append(tests, newRuleTests...)
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			v := Rules(tt.question, tt.gold, Answer{Text: tt.answer, Code: tt.code})
@@ -113,4 +114,59 @@ func TestReadItemsProblems(t *testing.T) {
 	if err != nil || len(items) != 1 || items[0].Gold.Answers[0] != "Canberra" || items[0].Line != 1 {
 		t.Errorf("one-string gold: %v, %v", items, err)
 	}
+}
+
+// newRuleTests cover the rules added or changed with the calibration's
+// tuning part (issue 38): each with a case it decides or defers and one
+// it leaves to the rule before.
+var newRuleTests = []struct {
+	name     string
+	question string
+	gold     Gold
+	answer   string
+	code     string
+	label    string
+	rule     string
+}{
+	// An answer that only repeats the question names nothing.
+	{"echo", "Who sings Somebody's Watching Me with Michael Jackson?", Gold{Answers: []string{"Rockwell"}}, "Michael Jackson", "", Incorrect, RuleEcho},
+	{"echo of a unit", "The boiling point of water is 100 degrees Celsius: express this in SI units", Gold{Answers: []string{"373.15 K"}}, "Celsius", "", Incorrect, RuleEcho},
+	{"echo, a choice question", "Is the capital Sydney or Canberra?", Gold{Answers: []string{"Canberra"}}, "Sydney", "", "", RuleNoMatch},
+	{"echo, part of the gold", "Where is the University of Wisconsin–Madison?", Gold{Answers: []string{"Madison, Wisconsin"}}, "Madison", "", "", RulePartOfGold},
+	{"not an echo", "Who sings Somebody's Watching Me?", Gold{Answers: []string{"Rockwell"}}, "Michael Jackson", "", "", RuleNoMatch},
+	// A release in another year may be another release of the title.
+	{"other release", "When did the first Ninja Turtles come out?", Gold{Answers: []string{"1984", "May 1984"}}, "March 30, 1990", "", "", RuleOtherRelease},
+	{"release, same year", "When was Son of a Preacher Man released?", Gold{Answers: []string{"November 8, 1968"}}, "September 1968", "", Incorrect, RuleWrongValue},
+	{"release, a count", "How many copies were released?", Gold{Answers: []string{"500"}}, "300", "", Incorrect, RuleWrongValue},
+	// An approximate gold that holds a more precise one is its vaguer form.
+	{"vaguer approximate gold", "When was Son of a Preacher Man released?", Gold{Answers: []string{"late 1968", "November 8, 1968"}}, "September 1968", "", Incorrect, RuleWrongValue},
+	{"approximate gold alone", "When was it released?", Gold{Answers: []string{"late 1968"}}, "September 1968", "", "", RuleCoarserValue},
+	{"approximate gold beside an equal one", "Angle?", Gold{Answers: []string{"about 3.99 degrees", "3.99 degrees"}}, "3.97 degrees", "", Correct, RuleValue},
+	// A gold that another gold makes more specific.
+	{"vaguer gold", "Where do they get the hair for a hair transplant?", Gold{Answers: []string{"chest", "back", "back of the head"}}, "back", "", "", RuleVaguerGold},
+	{"the more specific gold", "Where do they get the hair for a hair transplant?", Gold{Answers: []string{"chest", "back", "back of the head"}}, "the back of the head", "", Correct, RuleAlias},
+	{"another gold of the list", "Where do they get the hair for a hair transplant?", Gold{Answers: []string{"chest", "back", "back of the head"}}, "chest", "", Correct, RuleAlias},
+	// Values the question states are not the answer's claims.
+	{"a value from the question", "Most consecutive games with 20+ points in NBA history?", Gold{Answers: []string{"126"}}, "Wilt Chamberlain scored 20 or more points in 126 consecutive games", "", Correct, RuleValue},
+	{"a value not from the question", "Most consecutive games in NBA history?", Gold{Answers: []string{"126"}}, "Wilt Chamberlain scored 20 or more points in 126 consecutive games", "", "", RuleConflictingValues},
+	{"only the question's value", "When does Scully come back in season 2?", Gold{Answers: []string{"8", "One Breath"}}, "season 2", "", Incorrect, RuleEcho},
+	// Names: the gold's initials written out.
+	{"gold initials", "Who is considered the architect of India's constitution?", Gold{Answers: []string{"B. R. Ambedkar"}}, "Bhimrao Ramji Ambedkar", "", Correct, RuleNameVariant},
+	{"longer name, gold without initials", "Who?", Gold{Answers: []string{"George Bush"}}, "George Herbert Walker Bush", "", "", RuleNoMatch},
+	{"initial of another name", "Who?", Gold{Answers: []string{"B. R. Ambedkar"}}, "Ramji Bhimrao Ambedkar", "", "", RuleNoMatch},
+	// A bare number is read in the gold's unit.
+	{"bare number, gold unit", "What's the average lifespan of a basset hound?", Gold{Answers: []string{"10–12 years"}}, "11.3", "", Correct, RuleValue},
+	{"bare number, gold percent", "What is the corporate tax rate?", Gold{Answers: []string{"20%"}}, "19", "", Incorrect, RuleWrongValue},
+	{"bare year stays a year", "When?", Gold{Answers: []string{"10–12 years"}}, "1990", "", "", RuleNoMatch},
+	// The latest only moves on: an answer older than the gold is wrong.
+	{"before the latest", "When is the last time the Jaguars won a playoff game?", Gold{Answers: []string{"2017"}}, "2007", "", Incorrect, RuleBeforeLatest},
+	{"before the latest season", "Latest series of Keeping Up with the Kardashians?", Gold{Answers: []string{"14"}}, "the seventh season", "", Incorrect, RuleBeforeLatest},
+	{"after the latest", "When is the last time the Jaguars won a playoff game?", Gold{Answers: []string{"2017"}}, "January 14, 2018", "", "", RuleStaleGold},
+	{"before the next", "When does the new season come out?", Gold{Answers: []string{"April 21, 2017"}}, "September 17, 2016", "", "", RuleStaleGold},
+	// A who or where question answered by a date or number alone.
+	{"wrong type", "Where was The Remains of the Day filmed?", Gold{Answers: []string{"Dyrham Park"}}, "1993", "", Incorrect, RuleWrongType},
+	{"wrong type, a date", "Where is the Citrus Bowl held this year?", Gold{Answers: []string{"Camping World Stadium"}}, "January 1, 2018", "", Incorrect, RuleWrongType},
+	{"where, a value gold", "Where did they finish in the league?", Gold{Answers: []string{"3rd"}}, "5th", "", Incorrect, RuleWrongValue},
+	// A numeral with a leading zero is a code, not a number.
+	{"leading zero", "What do mobile numbers start with in the UK?", Gold{Answers: []string{"0"}}, "Mobile numbers in the UK start with 07.", "", "", RuleNoMatch},
 }

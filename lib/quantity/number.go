@@ -184,6 +184,11 @@ func readValue(text string, s, e int, rest [][]int, taken func(s, e int) bool) (
 	if !ok {
 		return Value{}, 0, false
 	}
+	// A run of digits with a leading zero is a code, not a quantity: the
+	// "07" of a mobile number, "0800", "007".
+	if e-s > 1 && text[s] == '0' && isDigit(text[s+1]) {
+		return Value{}, 0, false
+	}
 	v := Value{Kind: Number, Start: s, End: e, Num: num, Tol: 0.5 * math.Pow(10, -float64(decimals))}
 	plain := !strings.ContainsAny(text[s:e], ".,'’\u00a0\u202f\u2009")
 	// Currency before: "$3", "US$ 5", "EUR 5", "€3bn".

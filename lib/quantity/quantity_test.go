@@ -74,8 +74,9 @@ func TestFindNumbers(t *testing.T) {
 }
 
 func TestFindNotNumbers(t *testing.T) {
-	// Versions, names with digits and glued letters are no values.
-	for _, text := range []string{"v1.2.3", "A100", "H2O", "07xxx", "1,2,3", "the GPT-4o model"} {
+	// Versions, names with digits, glued letters and codes with a
+	// leading zero are no values.
+	for _, text := range []string{"v1.2.3", "A100", "H2O", "07xxx", "1,2,3", "the GPT-4o model", "start with 07", "call 0800", "agent 007"} {
 		for _, v := range Find(text) {
 			if v.Kind != Date {
 				t.Errorf("Find(%q) read %v", text, v)

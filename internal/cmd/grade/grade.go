@@ -98,9 +98,9 @@ and reason.
 --calibrate measures the grader on the calibration set (datasets/calibration:
 people's judgments of QA answers, Kamalloo et al., ACL 2023): for the rules
 alone, the rules with the judge, and the naive grader "a gold answer is in the
-answer", the share of answers decided, the agreement with the human label on
-those, and Cohen's κ with its 95% interval, for the tuning and the held-out
-part. --out FILE writes the figures as JSON; the gate reads that file when
+answer" (on all answers, and on the answers the rules decide), the share of
+answers decided, the agreement with the human label on those, and Cohen's κ
+with its 95% interval, for the tuning and the held-out part. --out FILE writes the figures as JSON; the gate reads that file when
 gates.yaml sets a minimum κ for a judge-based metric.
 
 Exit status: 0; 2 for bad flags or an input file with problems (each with its
@@ -368,11 +368,15 @@ func printSplit(w io.Writer, width int, m evgrade.SplitMeasured, judgeName, note
 		if a.NoKappa {
 			kappa = "–"
 		}
+		deferred := fmt.Sprintf("%.1f%%", 100*(1-a.DecidedRate()))
+		if a.Grader == evgrade.GraderNaiveSame {
+			deferred = "–" // the items left out are the rules' deferrals
+		}
 		rows = append(rows, []string{name,
 			fmt.Sprintf("%.1f%% (%d/%d)", 100*a.DecidedRate(), a.Decided, a.Items),
 			fmt.Sprintf("%.1f%% (%d/%d)", 100*a.AgreeRate(), a.Agree, a.Decided),
 			kappa,
-			fmt.Sprintf("%.1f%%", 100*(1-a.DecidedRate())),
+			deferred,
 		})
 	}
 	var notes []string
@@ -382,7 +386,8 @@ func printSplit(w io.Writer, width int, m evgrade.SplitMeasured, judgeName, note
 	if note != "" {
 		notes = append(notes, "No rules + judge row: "+note+".")
 	}
-	notes = append(notes, "Agreement counts correct against not correct: people judged answers acceptable or not.")
+	notes = append(notes, "Agreement counts correct against not correct: people judged answers acceptable or not.",
+		"\""+evgrade.GraderNaiveSame+"\" is the naive grader's agreement on the answers the rules decide: the two on the same items.")
 	title := fmt.Sprintf("Calibration: %s part (%d answers)", m.Split, m.Items)
 	return report.RenderTableWidth(w, false, width, title, header, rows, notes)
 }

@@ -148,4 +148,8 @@ func TestCalibrate(t *testing.T) {
 	if r, _ := rep.Find("tuning", evgrade.GraderRules); r.Decided != 3 || r.Agree != 3 {
 		t.Errorf("rules on tuning: %+v", r)
 	}
+	// The naive grader on the rules' items: item 3 is deferred.
+	if n, ok := rep.Find("heldout", evgrade.GraderNaiveSame); !ok || n.Items != 4 || n.Decided != 3 || n.Agree != 3 {
+		t.Errorf("naive on the rules' items: %+v", n)
+	}
 }

@@ -33,7 +33,8 @@ const (
 var FormTags = []string{"form:harmony", "form:react-json", "form:action-next-line", "form:python-dict", "form:final-answer-first", "form:llamaindex",
 	"form:loose-react", "form:hermes", "form:qwen3-xml", "form:mistral", "form:llama3-json", "form:pythonic", "form:granite", "form:internlm", "form:deepseek-v3", "form:final-answer",
 	"form:tool-reply", "form:harmony-stripped", "form:vllm-required", "form:chat-completion", "form:narration",
-	"form:kimi-k2", "form:glm45", "form:seed-oss", "form:minimax-m2"}
+	"form:kimi-k2", "form:glm45", "form:seed-oss", "form:minimax-m2",
+	"form:phi4-mini-json", "form:jamba", "form:minimax", "form:xlam", "form:step3", "form:longcat", "form:olmo3", "form:apertus"}
 
 // Proportion is K out of N with its Wilson score 95% interval, rounded to
 // four decimals. Rate, Low and High are 0 when N is 0.

@@ -235,6 +235,15 @@ func TestIssue37Forms(t *testing.T) {
 		{name: "glm 4.5", text: "<tool_call>web_search\n<arg_key>query</arg_key>\n<arg_value>a b</arg_value>\n</tool_call>", want: []Call{call("web_search", args{"query": "a b"})}},
 		{name: "seed-oss", text: "<seed:tool_call>\n<function=web_search>\n<parameter=query>a b</parameter>\n</function>\n</seed:tool_call>", want: []Call{call("web_search", args{"query": "a b"})}},
 		{name: "minimax m2", text: `<minimax:tool_call><invoke name="web_search"><parameter name="query">a b</parameter></invoke></minimax:tool_call>`, want: []Call{call("web_search", args{"query": "a b"})}},
+		{name: "phi4-mini", text: `functools[{"name": "web_search", "arguments": {"query": "a b"}}]`, want: []Call{call("web_search", args{"query": "a b"})}},
+		{name: "jamba", text: "<tool_calls>[\n{\"name\": \"web_search\", \"arguments\": {\"query\": \"a b\"}}\n]</tool_calls>", want: []Call{call("web_search", args{"query": "a b"})}},
+		{name: "minimax m1", text: "<tool_calls>\n{\"name\": \"web_search\", \"arguments\": {\"query\": \"a b\"}}\n{\"name\": \"web_fetch\", \"arguments\": {\"url\": \"https://go.dev/\"}}\n</tool_calls>", want: []Call{call("web_search", args{"query": "a b"}), call("web_fetch", args{"url": "https://go.dev/"})}},
+		{name: "xlam", text: `[{"name": "web_search", "arguments": {"query": "a b"}}]`, want: []Call{call("web_search", args{"query": "a b"})}},
+		{name: "xlam fenced", text: "Searching.\n```json\n[{\"name\": \"web_search\", \"arguments\": {\"query\": \"a b\"}}]\n```", want: []Call{call("web_search", args{"query": "a b"})}},
+		{name: "step3", text: `<｜tool_calls_begin｜><｜tool_call_begin｜>function<｜tool_sep｜><steptml:invoke name="web_search"><steptml:parameter name="query">a b</steptml:parameter></steptml:invoke><｜tool_call_end｜><｜tool_calls_end｜>`, want: []Call{call("web_search", args{"query": "a b"})}},
+		{name: "longcat", text: `<longcat_tool_call>{"name": "web_search", "arguments": {"query": "a b"}}</longcat_tool_call>`, want: []Call{call("web_search", args{"query": "a b"})}},
+		{name: "olmo3", text: "<function_calls>web_search(query='a b')\nweb_fetch(url='https://go.dev/')</function_calls>", want: []Call{call("web_search", args{"query": "a b"}), call("web_fetch", args{"url": "https://go.dev/"})}},
+		{name: "apertus", text: `<|tools_prefix|>[{"web_search": {"query": "a b"}}]<|tools_suffix|>`, want: []Call{call("web_search", args{"query": "a b"})}},
 	}
 	p, err := New(DefaultConfig().Parser)
 	if err != nil {
@@ -274,5 +283,51 @@ func TestDecodeMessageKeepsToolCalls(t *testing.T) {
 	}
 	if !slices.Contains(Strategies, res.Strategy) {
 		t.Errorf("strategy %q", res.Strategy)
+	}
+}
+
+// TestNativeFormsMalformedAndProse: in the formats of native3.go a marker
+// whose body cannot be read is a malformed attempt (no call, a malformed
+// finding, the form named), and prose or other shapes are not the format.
+func TestNativeFormsMalformedAndProse(t *testing.T) {
+	p, err := New(DefaultConfig().Parser)
+	if err != nil {
+		t.Fatal(err)
+	}
+	malformed := []struct{ text, form string }{
+		{`functools[{"name": "web_search", "arguments": {`, FormPhi4Mini},
+		{`functools[] This is just text`, FormPhi4Mini},
+		{`functools[{"name": "web_search", "arguments": "not a dict"}]`, FormPhi4Mini},
+		{`<tool_calls>[{"name": "web_search", "arguments": {"query": `, FormJamba},
+		{"<tool_calls>\n{invalid json here}\n</tool_calls>", FormMiniMax},
+		{`<｜tool_calls_begin｜><｜tool_call_begin｜><steptml:invoke name="web_search">`, FormStep3},
+		{`Some text with <longcat_tool_call>invalid json`, FormLongcat},
+		{`<function_calls>web_search(query=b'x')</function_calls>`, FormOlmo3},
+		{`<|tools_prefix|>[{"web_search": {"query": "a b"}}`, FormApertus},
+		{`<|tools_prefix|>[{"web_search": "a b"}]<|tools_suffix|>`, FormApertus},
+	}
+	for _, tt := range malformed {
+		for _, s := range Strategies {
+			res, _ := p.ParseText(s, tt.text)
+			if len(res.Calls) != 0 || res.Form != tt.form || !hasFinding(res, FindingMalformed) {
+				t.Errorf("%s: %q: calls %v form %q findings %v; want no call, form %s, malformed", s, tt.text, res.Calls, res.Form, res.Findings, tt.form)
+			}
+		}
+	}
+	prose := []string{
+		"I used Python's functools module: functools.partial binds arguments.",
+		"Jamba wraps its calls in a <tool_calls> tag, like this one.",
+		"<function_calls>\n<invoke name=\"web_search\">\n<parameter name=\"query\">x</parameter>\n</invoke>\n</function_calls>",
+		`[{"name": "Ada", "role": "engineer"}]`,
+		"```json\n[1, 2, 3]\n```",
+		"<think>I could call <tool_calls>[{\"name\": \"web_search\", \"arguments\": {\"query\": \"x\"}}]</tool_calls></think>The answer is 4.",
+	}
+	for _, text := range prose {
+		for _, s := range []string{GuidedJSON, ReAct, Markers} {
+			res, _ := p.ParseText(s, text)
+			if len(res.Calls) != 0 {
+				t.Errorf("%s: %q: calls %v (form %q); want none", s, text, res.Calls, res.Form)
+			}
+		}
 	}
 }

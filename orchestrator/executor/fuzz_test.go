@@ -91,6 +91,11 @@ func FuzzNative(f *testing.F) {
 	f.Add(`<|tool_call|> [{"name": "a", "arguments": {}}]`)
 	f.Add(`<|action_start|><|plugin|>{"name": "a", "parameters": {}}<|action_end|>`)
 	f.Add("<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>function<｜tool▁sep｜>f\n```json\n{}\n```<｜tool▁call▁end｜>")
+	f.Add(`functools[{"name": "f", "arguments": {}}]`)
+	f.Add("<tool_calls>\n{\"name\": \"f\", \"arguments\": {}}\n</tool_calls>")
+	f.Add("<｜tool_calls_begin｜><｜tool_call_begin｜><steptml:invoke name=\"f\"><steptml:parameter name=\"k\">v</steptml:parameter></steptml:invoke><｜tool_call_end｜>")
+	f.Add("<function_calls>f(a='x')\ng()</function_calls>")
+	f.Add(`<|tools_prefix|>[{"f": {"a": 1}}]<|tools_suffix|>`)
 	f.Fuzz(func(t *testing.T, text string) {
 		checkParsed(t, text, func(s string) parsed { return parseNative(s, ReAct) }, false)
 	})

@@ -26,6 +26,10 @@ import (
 //	deepseek_v3  <｜tool▁call▁begin｜>function<｜tool▁sep｜>NAME ```json {…}```<｜tool▁call▁end｜>
 //	             (V3.1: <｜tool▁call▁begin｜>NAME<｜tool▁sep｜>{…}<｜tool▁call▁end｜>)
 //
+// and the formats of native2.go (kimi_k2, glm45, seed_oss, minimax_m2 and
+// two GPT-OSS shapes) and native3.go (phi4_mini_json, jamba, minimax,
+// xlam, step3, longcat, olmo3, apertus).
+//
 // A marker whose body cannot be read is a malformed attempt (a finding, no
 // call), as in harmony.
 const (
@@ -64,6 +68,13 @@ func parseNative(text, strategy string) parsed {
 		{FormKimiK2, readKimiK2},
 		{FormSeedOSS, readSeedOSS},
 		{FormMiniMaxM2, readMiniMaxM2},
+		{FormStep3, readStep3},
+		{FormApertus, readApertus},
+		{FormPhi4Mini, readPhi4Mini},
+		{FormJamba, readJamba},
+		{FormMiniMax, readMiniMax},
+		{FormLongcat, readLongcat},
+		{FormOlmo3, readOlmo3},
 		{FormDeepSeekV3, readDeepSeek},
 		{FormInternLM, readInternLM},
 		{FormMistral, readMistral},
@@ -73,6 +84,7 @@ func parseNative(text, strategy string) parsed {
 		{FormHermes, readHermes},
 		{FormPythonic, readPythonic},
 		{FormVLLMRequired, readVLLMRequired},
+		{FormXLAM, readXLAM},
 		{FormLlama3JSON, readLlama3},
 	}
 	for _, r := range readers {
@@ -165,12 +177,18 @@ func callList(v any) (calls []Call, problems []string, ok bool) {
 // readHermes reads <tool_call>{…}</tool_call> blocks (the closing tag may be
 // missing at the end of the text).
 func readHermes(text string) (bool, []Call, []string) {
-	if !strings.Contains(text, "<tool_call>") {
+	return readTaggedJSON(text, "<tool_call>", "</tool_call>")
+}
+
+// readTaggedJSON reads open{…}close blocks, each a call object or a list
+// of them.
+func readTaggedJSON(text, open, close string) (bool, []Call, []string) {
+	if !strings.Contains(text, open) {
 		return false, nil, nil
 	}
 	var calls []Call
 	var problems []string
-	for _, body := range blocks(text, "<tool_call>", "</tool_call>") {
+	for _, body := range blocks(text, open, close) {
 		v, _, err := decodeValue(strings.TrimSpace(body))
 		if err != nil {
 			problems = append(problems, "the block is not JSON: "+err.Error())

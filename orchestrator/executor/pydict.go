@@ -38,6 +38,8 @@ func parsePyDict(s string) (map[string]any, string, error) {
 type pyParser struct {
 	s string
 	i int
+	// jsonLiterals reads true, false and null as well (OLMo 3's calls).
+	jsonLiterals bool
 }
 
 // maxPyDepth bounds nesting, so that a hostile input cannot exhaust the stack.
@@ -90,6 +92,14 @@ func (p *pyParser) value(depth int) (any, error) {
 		if strings.HasPrefix(p.s[p.i:], word) {
 			p.i += len(word)
 			return v, nil
+		}
+	}
+	if p.jsonLiterals {
+		for word, v := range map[string]any{"true": true, "false": false, "null": nil} {
+			if strings.HasPrefix(p.s[p.i:], word) {
+				p.i += len(word)
+				return v, nil
+			}
 		}
 	}
 	return nil, errPy

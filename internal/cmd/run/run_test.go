@@ -225,7 +225,7 @@ func TestRunErrors(t *testing.T) {
 		{"misspelt mode", []string{"run", "--mode", "structred"}, cmdutil.ExitUsage, `--mode "structred": want one of model, structured`},
 		{"misspelt mode, record", []string{"record", "--mode", "structred"}, cmdutil.ExitUsage, `--mode "structred": want one of model, structured`},
 		{"sim policy for live", []string{"record", "--backend", "live", "--sim-policy", "seed"}, cmdutil.ExitUsage, "--sim-policy applies to --backend sim only"},
-		{"unknown sim policy", []string{"record", "--sim-policy", "nope"}, cmdutil.ExitUsage, `--sim-policy "nope": no such simulator policy (policies: breaks-three, careful, careless, routing-examples, seed)`},
+		{"unknown sim policy", []string{"record", "--sim-policy", "nope"}, cmdutil.ExitUsage, `--sim-policy "nope": no such simulator policy (policies: breaks-three, careful, careless, routing-examples, seed, trades-one)`},
 		{"unknown backend", []string{"record", "--backend", "cloud"}, cmdutil.ExitUsage, "unknown --backend"},
 		{"live without keys", []string{"record", "--backend", "live"}, cmdutil.ExitUsage, "TAVILY_API_KEY"},
 	}

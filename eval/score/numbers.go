@@ -34,8 +34,9 @@ import (
 // else either way.
 //
 // Years standing alone are year tokens (compareClaims). Dates of a month,
-// a year or longer, and numbers written in words ("two", "half"), support
-// a claim's tokens when they agree, and are no finding when they do not.
+// a year or longer, numbers written in words ("two", "half") and times in
+// words ("ten years ago") support a claim's tokens when they agree, and are
+// no finding when they do not.
 
 // claimValue is a value of a bullet, with what the check needs to report
 // it.
@@ -63,6 +64,8 @@ func claimValues(text string) []claimValue {
 			c.soft = v.Date.Prec != quantity.PrecDay && v.Date.Prec != quantity.PrecWeek
 		case quantity.Number, quantity.Ordinal:
 			c.soft = v.Words && v.Scale == ""
+		case quantity.Measure:
+			c.soft = v.Words && v.Dim == "time" // "ten years ago", "two weeks later"
 		}
 		if v.Kind != quantity.Date && !v.Approx {
 			c.dir, c.said = threshold(text, v)

@@ -16,6 +16,7 @@ import (
 	"golang.org/x/text/unicode/norm"
 
 	"github.com/searchbench/searchbench/eval/stats"
+	"github.com/searchbench/searchbench/lib/quantity"
 	"github.com/searchbench/searchbench/lib/textdiff"
 	"github.com/searchbench/searchbench/orchestrator/answer"
 	"github.com/searchbench/searchbench/orchestrator/trace"
@@ -35,10 +36,15 @@ import (
 //     provider gave a date;
 //   - claims: each year, percentage, number and capitalised multi-word name
 //     of a bullet appears in the retrieved text (title and snippet) of a
-//     source the bullet cites. The unsupported share is a measure; a case
-//     fails only in the clear cases: an unsupported year or percentage, or
-//     a token the bullet's sources lack that an uncited result of the same
-//     turn has (the bullet cites the wrong source);
+//     source the bullet cites; numbers, amounts, measurements, percentages,
+//     days and weeks are compared as values, in any notation (numbers.go).
+//     The unsupported share is a measure; a case fails only in the clear
+//     cases: a value no cited snippet holds, or holds with another unit,
+//     period, scale or currency, or on the other side of a threshold the
+//     bullet says was met; an unsupported year; or a token the bullet's
+//     sources lack that an uncited result of the same turn has (the bullet
+//     cites the wrong source). Each finding names the bullet, the claim's
+//     words, the cited source and the closest value it holds;
 //   - independence (a measure): bullets whose cited, retrieved sources span
 //     at least answer.MinDomains registrable domains.
 //
@@ -70,7 +76,7 @@ func init() {
 	metricNotes[MetricGroundingSources] = "successful Phase 2 answers whose every source URL was returned by a search of the same turn (contract URL canonicalisation)"
 	metricNotes[MetricGroundingTitles] = "successful answers whose retrieved sources carry their retrieved title (normalised; a shortened title passes)"
 	metricNotes[MetricGroundingPublished] = "successful answers with a source date and a provider date to compare: the calendar dates agree"
-	metricNotes[MetricGroundingClaims] = "successful answers with no clear unsupported claim: a year or percentage absent from the cited sources' retrieved text, or a token found only in an uncited result"
+	metricNotes[MetricGroundingClaims] = "successful answers with no clear unsupported claim: a number, amount, measurement, percentage, day or week no cited snippet holds in any notation (or holds with another unit, period, scale or currency, or on the other side of a threshold the bullet says was met), a year absent from the cited sources, or a token found only in an uncited result"
 }
 
 // Name implements Scorer.
@@ -159,6 +165,8 @@ type grounded struct {
 	missing []answer.Source
 
 	norm map[string]string // normText of the texts compared, memoised
+	// srcVals are the values of each retrieved result, memoised (valuesOf).
+	srcVals map[string]srcValues
 	// normResult is normText(resultText(r)) by r's title and snippet,
 	// memoised without building the text to look it up.
 	normResult map[[2]string]string
@@ -838,13 +846,15 @@ func (g *grounded) compareClaims() {
 					elsewhere = append(elsewhere, r.URL)
 				}
 			}
+			at := max(0, strings.Index(b.Text, tok.Text))
+			words := " — claim: " + strconv.Quote(claimWords(b.Text, at, min(len(b.Text), at+len(tok.Text))))
 			switch {
 			case valued.reported(tok):
 				// checkValues named it, with the snippet
 			case len(elsewhere) > 0:
-				clear = append(clear, fmt.Sprintf("%s %q is not in its cited sources but is in uncited %s", tok.Kind, tok.Text, strings.Join(elsewhere, ", ")))
+				clear = append(clear, fmt.Sprintf("%s %q is not in its cited sources but is in uncited %s", tok.Kind, tok.Text, strings.Join(elsewhere, ", "))+words)
 			case tok.Kind == tokYear || tok.Kind == tokPercent:
-				clear = append(clear, fmt.Sprintf("%s %q appears in no cited source", tok.Kind, tok.Text))
+				clear = append(clear, fmt.Sprintf("%s %q appears in no cited source", tok.Kind, tok.Text)+g.closestTo(tok, cited)+words)
 			}
 		}
 		if len(clear) > 0 {
@@ -853,6 +863,33 @@ func (g *grounded) compareClaims() {
 		}
 		g.bullets = append(g.bullets, bg)
 	}
+}
+
+// closestTo names the cited value closest to an unsupported year or
+// percentage token, with its source and snippet.
+func (g *grounded) closestTo(tok claimToken, cited []trace.Retrieved) string {
+	if len(cited) == 0 {
+		return ""
+	}
+	var best citedValue
+	found := false
+	if y, err := strconv.Atoi(tok.Text); err == nil && tok.Kind == tokYear {
+		best, found = g.closestYear(cited, y)
+	} else if v, ok := quantity.Parse(tok.Text); ok {
+		c := claimValue{Value: v}
+		bestD := math.Inf(1)
+		for _, r := range cited {
+			for _, s := range g.valuesOf(r).vals {
+				if d := distance(c, s.Value); d < bestD {
+					best, bestD, found = citedValue{r, s.Value}, d, true
+				}
+			}
+		}
+	}
+	if !found {
+		return ": the cited snippets have no " + tok.Kind + ": " + g.citedSnippets(cited)
+	}
+	return fmt.Sprintf(" (closest cited: %q in %s, snippet %s)", best.v.Text, best.r.URL, quoteSnippet(best.r.Snippet))
 }
 
 // valueCheck is what checkValues found in one bullet: the numbers and
@@ -888,87 +925,152 @@ func (valueCheck) covers(texts []string, tok claimToken) bool {
 	return false
 }
 
-// checkValues checks every number and full date of a bullet's text against
-// the cited results (numbers.go): a number must be in a cited snippet
-// within the claim's own precision, a date must be a date of a cited
-// snippet. Each mismatch is a clear violation naming the number or date
-// and the snippet it was compared with.
+// checkValues checks every number and date of a bullet's text against the
+// cited results, as values (numbers.go): a number must agree with a value
+// of a cited snippet within the claim's own precision, in any notation; a
+// day or a week must be a date of a cited snippet. Each mismatch is a
+// clear violation that names the claim's value and words, the cited
+// source and the closest value it holds: a unit, currency, period or scale
+// changed without converting, a rounding that crosses the threshold the
+// bullet says was met, or a value the sources do not have.
 func (g *grounded) checkValues(text string, cited []trace.Retrieved) ([]string, valueCheck) {
 	var clear []string
 	var v valueCheck
 	if len(cited) == 0 {
 		return nil, v // nothing retrieved to compare with: sources_retrieved fails
 	}
-	dates := fullDates(text)
-	for _, d := range dates {
-		found := false
-		var near []string
-		for _, r := range cited {
-			for _, rd := range fullDates(resultText(r)) {
-				if d.sameDay(rd) {
-					found = true
-				} else if rd.Y == d.Y || d.Y == 0 && rd.M == d.M {
-					near = append(near, fmt.Sprintf("%s says %q", r.URL, rd.Text))
-				}
-			}
-		}
-		if found {
-			v.supported = append(v.supported, normText(d.Text))
+	for _, c := range claimValues(text) {
+		msg, ok := g.checkValue(c, cited)
+		if ok {
+			v.supported = append(v.supported, normText(c.Text))
 			continue
 		}
-		v.unsupported = append(v.unsupported, normText(d.Text))
-		if len(near) > 0 {
-			clear = append(clear, fmt.Sprintf("date %q (%s) is not the date of its cited sources: %s", d.Text, d, strings.Join(near, "; ")))
-		} else {
-			clear = append(clear, fmt.Sprintf("date %q (%s) is in no cited snippet: %s", d.Text, d, g.citedSnippets(cited)))
-		}
-	}
-	for _, q := range quantities(text, dateSpans(dates)) {
-		found := false
-		best, bestURL, bestD := "", "", math.Inf(1)
-		for _, r := range cited {
-			for _, rq := range readQuantities(resultText(r)) {
-				if q.matches(rq) {
-					found = true
-				}
-				if rq.Percent == q.Percent {
-					if d := math.Abs(rq.Value - q.Value); d < bestD {
-						best, bestURL, bestD = rq.Text, r.URL, d
-					}
-				}
-			}
-		}
-		if found {
-			v.supported = append(v.supported, normText(q.Text))
+		if c.soft {
 			continue
 		}
-		v.unsupported = append(v.unsupported, normText(q.Text))
-		kind := "number"
-		if q.Percent {
-			kind = "percentage"
-		}
-		msg := fmt.Sprintf("%s %q is not in its cited sources", kind, q.Text)
-		if elsewhere := g.uncitedWith(cited, q); len(elsewhere) > 0 {
-			msg += " but is in uncited " + strings.Join(elsewhere, ", ")
-		}
-		if best != "" {
-			msg += fmt.Sprintf(" (closest cited: %q in %s, snippet %s)", best, bestURL, g.snippetOf(cited, bestURL))
-		} else {
-			msg += ": the cited snippets have no " + kind + ": " + g.citedSnippets(cited)
-		}
-		clear = append(clear, msg)
+		v.unsupported = append(v.unsupported, normText(c.Text))
+		clear = append(clear, msg+" — claim: "+strconv.Quote(c.words))
 	}
 	return clear, v
 }
 
-// uncitedWith lists the retrieved results, not cited, that have q.
-func (g *grounded) uncitedWith(cited []trace.Retrieved, q quantity) []string {
+// checkValue compares one claim value with the cited results' values; ok
+// reports that one supports it, else msg says why not.
+//
+// A claim that a threshold was met or missed ("the 50% target was met") is
+// held to its side of it: a cited value that rounds to the threshold but
+// lies on the other side (49.6%) does not support it, and the snippet's
+// mention of the target itself ("short of the 50% quorum") supports it
+// only when the snippet says the same of it.
+func (g *grounded) checkValue(c claimValue, cited []trace.Retrieved) (msg string, ok bool) {
+	var flip, denied *citedValue
+	var slipped []string
+	best, bestD := citedValue{}, math.Inf(1)
+	for _, r := range cited {
+		sv := g.valuesOf(r)
+		if c.dir != 0 {
+			sv = g.withMarks(r)
+		}
+		for _, s := range sv.candidates(c) {
+			a, cv, sv := agreement(c, s.Value)
+			if supports(a) {
+				switch {
+				case c.dir != 0 && s.target && s.dir == -c.dir:
+					if denied == nil {
+						denied = &citedValue{r, s.Value}
+					}
+					continue
+				case c.dir != 0 && s.target && s.dir != c.dir:
+					continue // the target named, not said to be met
+				case c.dir != 0 && wrongSide(c.dir, cv, sv):
+					if flip == nil {
+						flip = &citedValue{r, s.Value}
+					}
+					continue
+				}
+				return "", true
+			}
+			if d := distance(c, s.Value); d < bestD {
+				best, bestD = citedValue{r, s.Value}, d
+			}
+			if why := slip(c, s.Value); why != "" {
+				slipped = append(slipped, fmt.Sprintf("the snippet says %s; the bullet says %s (%s; source %s)", shown(s.Value), shown(c.Value), why, r.URL))
+			}
+		}
+	}
+	side := "below"
+	if c.dir < 0 {
+		side = "above"
+	}
+	switch {
+	case flip != nil:
+		return fmt.Sprintf("the snippet says %s, %s the %s the bullet says %s (source %s)", shown(flip.v), side, shown(c.Value), c.said, flip.r.URL), false
+	case denied != nil:
+		return fmt.Sprintf("the snippet says it is %s the %s; the bullet says it %s (source %s)", side, shown(denied.v), c.said, denied.r.URL), false
+	case len(slipped) > 0:
+		return slipped[0], false
+	case c.Kind == quantity.Date:
+		return g.dateFinding(c, cited, best, bestD), false
+	}
+	kind := valueKind(c.Value)
+	msg = fmt.Sprintf("%s %q is not in its cited sources", kind, c.Text)
+	elsewhere := g.uncitedWith(cited, c)
+	if len(elsewhere) > 0 {
+		msg += " but is in uncited " + strings.Join(elsewhere, ", ")
+	}
+	switch {
+	case !math.IsInf(bestD, 1):
+		msg += fmt.Sprintf(" (closest cited: %q in %s, snippet %s)", shown(best.v), best.r.URL, quoteSnippet(best.r.Snippet))
+	case len(elsewhere) > 0:
+		msg += " (the cited snippets have no " + kind + ")"
+	default:
+		msg += ": the cited snippets have no " + kind + ": " + g.citedSnippets(cited)
+	}
+	return msg, false
+}
+
+// dateFinding says why a claimed day or week is not a date of its cited
+// sources: naming the cited dates of its year (or, without a year, of its
+// month), else the closest cited date.
+func (g *grounded) dateFinding(c claimValue, cited []trace.Retrieved, best citedValue, bestD float64) string {
+	d := c.Date
+	var near []string
+	for _, r := range cited {
+		for _, s := range g.valuesOf(r).vals {
+			if s.Kind != quantity.Date {
+				continue
+			}
+			if s.Date.Year == d.Year && d.Year != 0 || d.Year == 0 && d.Prec == quantity.PrecDay && s.Date.Month == d.Month {
+				near = append(near, fmt.Sprintf("%s says %q (%s)", r.URL, s.Text, s.Date))
+			}
+		}
+	}
+	what := fmt.Sprintf("date %q (%s)", c.Text, d)
+	switch {
+	case len(near) > 0:
+		return what + " is not the date of its cited sources: " + strings.Join(near, "; ")
+	case !math.IsInf(bestD, 1):
+		return fmt.Sprintf("%s is in no cited snippet (closest cited: %q in %s, snippet %s)", what, best.v.Text, best.r.URL, quoteSnippet(best.r.Snippet))
+	}
+	return what + " is in no cited snippet: " + g.citedSnippets(cited)
+}
+
+// uncitedWith lists the retrieved results, not cited, with a value that
+// supports c.
+func (g *grounded) uncitedWith(cited []trace.Retrieved, c claimValue) []string {
 	var out []string
 	for _, r := range g.retrieved {
-		if slices.ContainsFunc(cited, func(c trace.Retrieved) bool { return c.URL == r.URL }) || slices.Contains(out, r.URL) {
+		if slices.ContainsFunc(cited, func(x trace.Retrieved) bool { return x.URL == r.URL }) || slices.Contains(out, r.URL) {
 			continue
 		}
-		if slices.ContainsFunc(readQuantities(resultText(r)), q.matches) {
+		sv := g.valuesOf(r)
+		if c.dir != 0 {
+			sv = g.withMarks(r)
+		}
+		if slices.ContainsFunc(sv.candidates(c), func(s srcValue) bool {
+			a, cv, sv := agreement(c, s.Value)
+			return supports(a) && !(c.dir != 0 && (wrongSide(c.dir, cv, sv) || s.target && s.dir != c.dir))
+		}) {
 			out = append(out, r.URL)
 		}
 	}

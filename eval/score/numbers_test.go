@@ -1,93 +1,99 @@
 package score
 
 import (
-	"math"
+	"strings"
 	"testing"
+
+	"github.com/searchbench/searchbench/lib/quantity"
+	"github.com/searchbench/searchbench/orchestrator/trace"
 )
 
-func TestQuantities(t *testing.T) {
+func TestClaimValues(t *testing.T) {
 	for _, tt := range []struct {
-		text    string
-		value   float64
-		tol     float64
-		percent bool
+		text  string
+		want  string // the first value's text
+		soft  bool
+		dir   int
+		said  string
+		count int
 	}{
-		{"1,234,567 people", 1234567, 0.5, false},
-		{"3.14 units", 3.14, 0.005, false},
-		{"175B parameters", 175e9, 0.5e9, false},
-		{"1.2 million documents", 1.2e6, 0.05e6, false},
-		{"20 percent", 20, 0.5, true},
-		{"20 per cent", 20, 0.5, true},
-		{"12.5%", 12.5, 0.05, true},
-		{"10k stars", 1e4, 0.5e3, false},
-		{"3 bn euros", 3e9, 0.5e9, false},
-		{"330 m tall", 330, 0.5, false},
-		{"10m tall", 10, 0.5, false}, // a lower-case m is metres
+		{text: "The model has 175B parameters.", want: "175B", count: 1},
+		{text: "Go 1.0 was released in March 2012.", want: "1.0", count: 2}, // the month is a soft date
+		{text: "The 50% target was met.", want: "50%", dir: 1, said: "was met", count: 1},
+		{text: "Turnout crossed the 50% threshold.", want: "50%", dir: 1, said: "was crossed", count: 1},
+		{text: "Inflation fell below 2% in September.", want: "2%", dir: -1, said: "it is below", count: 1},
+		{text: "It fell short of the 50% target.", want: "50%", dir: -1, said: "it is short of", count: 1},
+		{text: "The 50% target was not met.", want: "50%", dir: -1, said: "was not met", count: 1},
+		{text: "It did not reach the 50% target.", want: "50%", dir: -1, said: "was not reached", count: 1},
+		{text: "At least 52% voted in favour.", want: "52%", dir: 1, said: "it is at least", count: 1},
+		{text: "Revenue rose 17% to $61.9bn.", want: "17%", count: 2},
+		{text: "Roughly reached about 50%.", want: "50%", count: 1}, // approximate: no threshold
+		{text: "Two thirds of voters agreed.", want: "Two thirds", soft: true, count: 1},
+		{text: "It was founded in 2007.", count: 0}, // a year is a year token
 	} {
-		qs := quantities(tt.text, nil)
-		if len(qs) != 1 {
-			t.Errorf("%q: %d quantities (%+v)", tt.text, len(qs), qs)
+		cs := claimValues(tt.text)
+		if len(cs) != tt.count {
+			t.Errorf("%q: %d values %v, want %d", tt.text, len(cs), cs, tt.count)
 			continue
 		}
-		q := qs[0]
-		if math.Abs(q.Value-tt.value) > 1e-6*tt.value || math.Abs(q.Tol-tt.tol) > 1e-6*math.Max(tt.tol, 1) || q.Percent != tt.percent {
-			t.Errorf("%q: got %v ±%v percent=%v, want %v ±%v percent=%v", tt.text, q.Value, q.Tol, q.Percent, tt.value, tt.tol, tt.percent)
+		if tt.count == 0 {
+			continue
 		}
-	}
-	// Years, versions and names are not quantities.
-	for _, text := range []string{"in 2024", "Go 1.21.3", "an A100 GPU"} {
-		if qs := quantities(text, nil); len(qs) != 0 {
-			t.Errorf("%q: quantities %+v", text, qs)
+		c := cs[0]
+		if c.Text != tt.want || c.soft != tt.soft || c.dir != tt.dir || c.said != tt.said {
+			t.Errorf("%q: %q soft=%v dir=%d said=%q, want %q soft=%v dir=%d said=%q", tt.text, c.Text, c.soft, c.dir, c.said, tt.want, tt.soft, tt.dir, tt.said)
 		}
 	}
 }
 
-func TestFullDates(t *testing.T) {
-	for text, want := range map[string]string{
-		"on 2 August 2024":       "2024-08-02",
-		"on August 2, 2024":      "2024-08-02",
-		"on Aug 2nd 2024":        "2024-08-02",
-		"le 2 août 2024":         "2024-08-02",
-		"am 2. August 2024":      "2024-08-02",
-		"el 2 de agosto de 2024": "2024-08-02",
-		"il 2 agosto 2024":       "2024-08-02",
-		"op 2 augustus 2024":     "2024-08-02",
-		"em 2 de agosto de 2024": "2024-08-02",
-		"released 2024-08-02":    "2024-08-02",
-		"on 21 März 2024":        "2024-03-21",
+func TestClaimWords(t *testing.T) {
+	text := "Equinor reported a profit. The robot, built in Oslo by a team of forty engineers over six years of work, weighs 118 lb and walks. It sold well."
+	i := strings.Index(text, "118 lb")
+	got := claimWords(text, i, i+len("118 lb"))
+	if !strings.Contains(got, "weighs 118 lb and walks.") || strings.Contains(got, "Equinor") || strings.Contains(got, "sold") || len(got) > 100 {
+		t.Errorf("claimWords = %q", got)
+	}
+}
+
+// TestValuesOfResolvesDates: an ambiguous numeric date is read in its
+// source's order, by domain, then by language, else either way.
+func TestValuesOfResolvesDates(t *testing.T) {
+	g := &grounded{}
+	for _, tt := range []struct {
+		url, snippet, want string
+	}{
+		{"https://www.gov.uk/news", "Published 03/09/2024.", "2024-09-03"},
+		{"https://www.census.gov/release", "Release Date: 03/09/2024.", "2024-03-09"},
+		{"https://example.com/de", "Die Regierung hat am 03/09/2024 den Entwurf für den Haushalt beschlossen.", "2024-09-03"},
+		{"https://example.com/en", "Posted 03/09/2024.", "2024-03-09 or 2024-09-03"},
 	} {
-		ds := fullDates(text)
-		if len(ds) != 1 || ds[0].String() != want {
-			t.Errorf("%q: %v, want %s", text, ds, want)
-		}
-	}
-	for text, want := range map[string]string{"on 25 December": "--12-25", "December 25 at noon": "--12-25"} {
-		if ds := fullDates(text); len(ds) != 1 || ds[0].String() != want {
-			t.Errorf("%q: %v, want %s", text, ds, want)
-		}
-	}
-	for _, text := range []string{"in August 2024", "Kubernetes 1, 2015", "on 32 May 2024"} {
-		if ds := fullDates(text); len(ds) != 0 {
-			t.Errorf("%q: dates %v", text, ds)
-		}
-	}
-}
-
-// FuzzValues: reading numbers and dates never panics, spans stay inside
-// the text, and the URL key is idempotent.
-func FuzzValues(f *testing.F) {
-	f.Add("GPT-3 has 175B parameters, 1,200,000 documents and 20 percent on 2 August 2024.")
-	f.Add("HTTP://EUR-Lex.europa.eu:443/a/./b/../c%7e?utm_source=x#f")
-	f.Fuzz(func(t *testing.T, s string) {
-		ds := fullDates(s)
-		for _, d := range ds {
-			if d.start < 0 || d.end > len(s) || s[d.start:d.end] != d.Text || d.M < 1 || d.M > 12 {
-				t.Fatalf("date %+v of %q", d, s)
+		vs := g.valuesOf(trace.Retrieved{URL: tt.url, Snippet: tt.snippet}).vals
+		var got []string
+		for _, v := range vs {
+			if v.Kind == quantity.Date {
+				got = append(got, v.Date.String())
 			}
 		}
-		for _, q := range quantities(s, dateSpans(ds)) {
-			if s[q.start:q.end] != q.Text || q.Tol <= 0 {
-				t.Fatalf("quantity %+v of %q", q, s)
+		if len(got) != 1 || got[0] != tt.want {
+			t.Errorf("%s %q: dates %v, want %s", tt.url, tt.snippet, got, tt.want)
+		}
+	}
+}
+
+// FuzzValues: reading a bullet's values never panics, spans stay inside
+// the text, the claim's words are valid text, and the URL key is
+// idempotent.
+func FuzzValues(f *testing.F) {
+	f.Add("GPT-3 has 175B parameters, 1,200,000 documents and 20 percent on 2 August 2024.")
+	f.Add("The 50% target was met; it weighs 118 lb a week, €1 = $1.09, KW 36, 4-3/4 to 5 percent.")
+	f.Add("HTTP://EUR-Lex.europa.eu:443/a/./b/../c%7e?utm_source=x#f")
+	f.Fuzz(func(t *testing.T, s string) {
+		for _, c := range claimValues(s) {
+			if c.Start < 0 || c.End > len(s) || s[c.Start:c.End] != c.Text || c.Tol < 0 {
+				t.Fatalf("value %+v of %q", c.Value, s)
+			}
+			if c.dir < -1 || c.dir > 1 || (c.dir != 0) != (c.said != "") {
+				t.Fatalf("threshold %d %q of %q", c.dir, c.said, s)
 			}
 		}
 		if k := sameSourceKey(s); sameSourceKey(k) != k {

@@ -60,6 +60,9 @@ func (d DateValue) String() string {
 		}
 		return s
 	case PrecWeek:
+		if d.Year == 0 {
+			return fmt.Sprintf("W%02d", d.Week) // a calendar week without its year: "KW 36"
+		}
 		return fmt.Sprintf("%04d-W%02d", d.Year, d.Week)
 	case PrecMonth:
 		return fmt.Sprintf("%04d-%02d", d.Year, d.Month)
@@ -114,6 +117,9 @@ func asDate(v Value) (DateValue, bool) {
 
 func compareDates(a, b DateValue) Agreement {
 	if a.Year == 0 || b.Year == 0 {
+		if a.Prec == PrecWeek || b.Prec == PrecWeek {
+			return compareWeeks(a, b)
+		}
 		// A day and month without a year compare on those alone.
 		if a.Prec != PrecDay || b.Prec != PrecDay {
 			return Incomparable
@@ -136,6 +142,35 @@ func compareDates(a, b DateValue) Agreement {
 		}
 	}
 	return best
+}
+
+// compareWeeks compares dates one of which is a calendar week without its
+// year ("KW 36") on the week number alone: with another week, or with a
+// day of a known year (which the week then covers).
+func compareWeeks(a, b DateValue) Agreement {
+	week := func(d DateValue) (int, bool) {
+		switch {
+		case d.Prec == PrecWeek:
+			return d.Week, true
+		case d.Prec == PrecDay && d.Year != 0 && d.AltMonth == 0:
+			_, w := time.Date(d.Year, time.Month(d.Month), d.Day, 12, 0, 0, 0, time.UTC).ISOWeek()
+			return w, true
+		}
+		return 0, false
+	}
+	wa, oka := week(a)
+	wb, okb := week(b)
+	switch {
+	case !oka || !okb:
+		return Incomparable
+	case wa != wb:
+		return Disagree
+	case a.Prec == PrecWeek && b.Prec == PrecDay:
+		return Coarser
+	case a.Prec == PrecDay && b.Prec == PrecWeek:
+		return Finer
+	}
+	return Agree
 }
 
 func sameDayMonth(a, b DateValue) bool {
@@ -266,13 +301,27 @@ func foldWord(s string) string {
 
 func month(word string) int { return monthNames[foldWord(strings.TrimSuffix(word, "."))] }
 
-// shortMonth reports whether a month word is an abbreviation or a word of
+// riskyMonth reports whether a month word is an abbreviation or a word of
 // English that a day and month without a year must not be read from ("5
-// out of 10", "2 mar").
+// out of 10", "2 mar", "the Mars 2 lander"). A capitalised month name or
+// English abbreviation is a month ("June 30", "Dec 5", "30 Juni"), and so
+// is a lower-case name of four letters or more ("30 juin").
 func riskyMonth(word string) bool {
 	w := foldWord(strings.TrimSuffix(word, "."))
-	return len(w) <= 4 || w == "march" || w == "marts" || w == "mars"
+	if unicode.IsUpper([]rune(word)[0]) && (len(w) >= 4 && (!englishWordMonths[w] || w == "march") || englishAbbrevs[w]) {
+		return false
+	}
+	return len(w) <= 3 || englishWordMonths[w]
 }
+
+// englishWordMonths are month names of four letters or more that are also
+// English words ("mart", "rugs"), or abbreviations: no date lower-case.
+var englishWordMonths = map[string]bool{"march": true, "marts": true, "mars": true, "mart": true, "mayo": true, "rugs": true, "sept": true}
+
+// englishAbbrevs are the English month abbreviations, a date when
+// capitalised ("Dec 5").
+var englishAbbrevs = map[string]bool{"jan": true, "feb": true, "mar": true, "apr": true, "may": true, "jun": true, "jul": true,
+	"aug": true, "sep": true, "oct": true, "nov": true, "dec": true}
 
 const monthRE = `(\p{L}{3,12}\.?)`
 
@@ -280,18 +329,24 @@ var (
 	isoDateRE = regexp.MustCompile(`\b(\d{4})[-/.](\d{1,2})[-/.](\d{1,2})\b`)
 	isoWeekRE = regexp.MustCompile(`\b(\d{4})-?W(\d{2})(?:-?[1-7])?\b`)
 	weekRE    = regexp.MustCompile(`(?i)\b(?:calendar\s+|iso\s+)?(?:week|kw|cw|wk)\.?\s*(\d{1,2})\s*(?:of\s+|in\s+|,\s*|/\s*)?(\d{4})\b`)
-	numDateRE = regexp.MustCompile(`\b(\d{1,2})([./-])(\d{1,2})([./-])(\d{4})\b`)
-	dmyRE     = regexp.MustCompile(`(?i)\b(\d{1,2})(?:st|nd|rd|th|er|\.|º)?\s*(?:of\s+|de\s+)?` + monthRE + `\s*,?\s+(?:de\s+|del\s+|of\s+)?(\d{4})\b`)
-	mdyRE     = regexp.MustCompile(`(?i)` + monthRE + `\s+(\d{1,2})(?:st|nd|rd|th)?\s*,?\s+(\d{4})\b`)
-	myRE      = regexp.MustCompile(`(?i)` + monthRE + `,?\s+(?:de\s+|of\s+)?(\d{4})\b`)
-	dmRE      = regexp.MustCompile(`(?i)\b(\d{1,2})(?:st|nd|rd|th|er|\.|º)?\s+(?:of\s+|de\s+)?` + monthRE)
-	mdRE      = regexp.MustCompile(`(?i)` + monthRE + `\s+(\d{1,2})(?:st|nd|rd|th)?\b`)
+	// A calendar week without its year, named as one: "KW 36", "calendar
+	// week 36" (a bare "week 2" may be any week: of a trial, a season).
+	yearlessWeekRE = regexp.MustCompile(`(?i)\b(?:(?:calendar|iso)\s+week|kw|cw)\.?\s*(\d{1,2})\b`)
+	numDateRE      = regexp.MustCompile(`\b(\d{1,2})([./-])(\d{1,2})([./-])(\d{4})\b`)
+	dmyRE          = regexp.MustCompile(`(?i)\b(\d{1,2})(?:st|nd|rd|th|er|\.|º)?\s*(?:of\s+|de\s+)?` + monthRE + `\s*,?\s+(?:de\s+|del\s+|of\s+)?(\d{4})\b`)
+	mdyRE          = regexp.MustCompile(`(?i)` + monthRE + `\s+(\d{1,2})(?:st|nd|rd|th)?\s*,?\s+(\d{4})\b`)
+	myRE           = regexp.MustCompile(`(?i)` + monthRE + `,?\s+(?:de\s+|of\s+)?(\d{4})\b`)
+	dmRE           = regexp.MustCompile(`(?i)\b(\d{1,2})(?:st|nd|rd|th|er|\.|º)?\s+(?:of\s+|de\s+)?` + monthRE)
+	mdRE           = regexp.MustCompile(`(?i)` + monthRE + `\s+(\d{1,2})(?:st|nd|rd|th)?\b`)
 )
 
 // findDates returns the dates of text: ISO dates and weeks, numeric
 // dates, and dates with month names, finest first so that "2 August 2024"
 // is one day, not a day and a month.
 func findDates(text string) []Value {
+	if !strings.ContainsAny(text, "0123456789") {
+		return nil // every date form has digits
+	}
 	var out []Value
 	add := func(s, e int, d DateValue) {
 		if !validDate(d) {
@@ -318,11 +373,25 @@ func findDates(text string) []Value {
 	for _, m := range isoDateRE.FindAllStringSubmatchIndex(text, -1) {
 		add(m[0], m[1], DateValue{Year: atoi(sub(m, 1)), Month: atoi(sub(m, 2)), Day: atoi(sub(m, 3)), Prec: PrecDay})
 	}
-	for _, m := range isoWeekRE.FindAllStringSubmatchIndex(text, -1) {
+	// The regular expressions are most of Find's time: each runs only on
+	// a text with what it needs.
+	lower := strings.ToLower(text)
+	weeks := strings.Contains(lower, "week") || strings.Contains(lower, "kw") || strings.Contains(lower, "cw") || strings.Contains(lower, "wk")
+	months := hasMonthWord(text)
+	all := func(re *regexp.Regexp, ok bool) [][]int {
+		if !ok {
+			return nil
+		}
+		return re.FindAllStringSubmatchIndex(text, -1)
+	}
+	for _, m := range all(isoWeekRE, strings.Contains(text, "W")) {
 		add(m[0], m[1], DateValue{Year: atoi(sub(m, 1)), Week: atoi(sub(m, 2)), Prec: PrecWeek})
 	}
-	for _, m := range weekRE.FindAllStringSubmatchIndex(text, -1) {
+	for _, m := range all(weekRE, weeks) {
 		add(m[0], m[1], DateValue{Year: atoi(sub(m, 2)), Week: atoi(sub(m, 1)), Prec: PrecWeek})
+	}
+	for _, m := range all(yearlessWeekRE, weeks) {
+		add(m[0], m[1], DateValue{Week: atoi(sub(m, 1)), Prec: PrecWeek})
 	}
 	for _, m := range numDateRE.FindAllStringSubmatchIndex(text, -1) {
 		if sub(m, 2) != sub(m, 4) {
@@ -345,32 +414,51 @@ func findDates(text string) []Value {
 		}
 		add(m[0], m[1], d)
 	}
-	for _, m := range dmyRE.FindAllStringSubmatchIndex(text, -1) {
+	for _, m := range all(dmyRE, months) {
 		if mo := month(sub(m, 2)); mo > 0 && wordAt(m, 2) {
 			add(m[0], m[1], DateValue{Year: atoi(sub(m, 3)), Month: mo, Day: atoi(sub(m, 1)), Prec: PrecDay})
 		}
 	}
-	for _, m := range mdyRE.FindAllStringSubmatchIndex(text, -1) {
+	for _, m := range all(mdyRE, months) {
 		if mo := month(sub(m, 1)); mo > 0 && wordAt(m, 1) {
 			add(m[0], m[1], DateValue{Year: atoi(sub(m, 3)), Month: mo, Day: atoi(sub(m, 2)), Prec: PrecDay})
 		}
 	}
-	for _, m := range myRE.FindAllStringSubmatchIndex(text, -1) {
+	for _, m := range all(myRE, months) {
 		if mo := month(sub(m, 1)); mo > 0 && wordAt(m, 1) && (!riskyMonth(sub(m, 1)) || unicode.IsUpper([]rune(sub(m, 1))[0])) {
 			add(m[0], m[1], DateValue{Year: atoi(sub(m, 2)), Month: mo, Prec: PrecMonth})
 		}
 	}
-	for _, m := range dmRE.FindAllStringSubmatchIndex(text, -1) {
+	for _, m := range all(dmRE, months) {
 		if mo := month(sub(m, 2)); mo > 0 && wordAt(m, 2) && !riskyMonth(sub(m, 2)) && endsWord(text, m[5]) {
 			add(m[0], m[1], DateValue{Month: mo, Day: atoi(sub(m, 1)), Prec: PrecDay})
 		}
 	}
-	for _, m := range mdRE.FindAllStringSubmatchIndex(text, -1) {
+	for _, m := range all(mdRE, months) {
 		if mo := month(sub(m, 1)); mo > 0 && wordAt(m, 1) && !riskyMonth(sub(m, 1)) && endsWord(text, m[3]) {
 			add(m[0], m[1], DateValue{Month: mo, Day: atoi(sub(m, 2)), Prec: PrecDay})
 		}
 	}
 	return out
+}
+
+// hasMonthWord reports whether text has a word that is a month name, as
+// the month regular expressions read one.
+func hasMonthWord(text string) bool {
+	start := -1
+	for i, r := range text + " " {
+		if unicode.IsLetter(r) {
+			if start < 0 {
+				start = i
+			}
+			continue
+		}
+		if start >= 0 && i-start >= 3 && month(text[start:i]) > 0 {
+			return true
+		}
+		start = -1
+	}
+	return false
 }
 
 func endsWord(text string, e int) bool {
@@ -399,7 +487,7 @@ func validDate(d DateValue) bool {
 			return false
 		}
 	}
-	return d.Year == 0 && d.Prec == PrecDay || d.Year >= 1 && d.Year <= 9999
+	return d.Year == 0 && (d.Prec == PrecDay || d.Prec == PrecWeek) || d.Year >= 1 && d.Year <= 9999
 }
 
 func daysIn(year, month int) int {
@@ -407,4 +495,108 @@ func daysIn(year, month int) int {
 		year = 2000 // a day and month alone may be 29 February
 	}
 	return time.Date(year, time.Month(month)+1, 0, 0, 0, 0, 0, time.UTC).Day()
+}
+
+// Order is the order of day and month in a numeric date such as 03/09/2024.
+type Order int8
+
+// Orders.
+const (
+	EitherOrder Order = iota // not known: both readings stand
+	DayFirst                 // 3 September 2024: most of the world
+	MonthFirst               // March 9, 2024: the United States
+)
+
+func (o Order) String() string {
+	return [...]string{"either order", "day first", "month first"}[o]
+}
+
+// Resolve keeps the reading of an ambiguous numeric date that the order o
+// gives; any other value, or EitherOrder, is returned as it is.
+func Resolve(v Value, o Order) Value {
+	if v.Kind != Date || v.Date.AltMonth == 0 || o == EitherOrder {
+		return v
+	}
+	// findDates reads month first and keeps the day-first reading as the
+	// alternative.
+	if o == DayFirst {
+		v.Date.Month, v.Date.Day = v.Date.AltMonth, v.Date.AltDay
+	}
+	v.Date.AltMonth, v.Date.AltDay = 0, 0
+	return v
+}
+
+// monthFirstTLDs are the top-level domains of sites that write the month
+// first: the United States' own (.us, and .gov, .mil and .edu, which are
+// American). Country domains of other countries write the day first.
+var monthFirstTLDs = map[string]bool{"us": true, "gov": true, "mil": true, "edu": true}
+
+// dayFirstTLDs are the country domains of countries that write the day
+// first (nearly all but the United States), and .eu.
+var dayFirstTLDs = map[string]bool{}
+
+func init() {
+	for _, t := range strings.Fields(`uk ie au nz in za eu de fr es it nl be at ch pt br ar cl co pe uy ve ec bo py mx
+		pl cz sk hu si hr rs ba me mk al bg ro md ua by ru lt lv ee fi se no dk is gr cy mt tr il eg ma tn dz
+		ng ke gh tz ug et sg my id th vn pk bd lk np ae sa qa kw om bh jo lb`) {
+		dayFirstTLDs[t] = true
+	}
+}
+
+// OrderOfHost is the date order of a site, by its top-level domain:
+// "www.gov.uk" and "www.lemonde.fr" write the day first, "www.census.gov"
+// the month; a generic domain (.com, .org) says nothing.
+func OrderOfHost(host string) Order {
+	host = strings.TrimSuffix(strings.ToLower(host), ".")
+	if i := strings.LastIndexByte(host, ':'); i >= 0 && !strings.Contains(host[i:], "]") {
+		host = host[:i]
+	}
+	tld := host[strings.LastIndexByte(host, '.')+1:]
+	switch {
+	case monthFirstTLDs[tld]:
+		return MonthFirst
+	case dayFirstTLDs[tld]:
+		return DayFirst
+	}
+	return EitherOrder
+}
+
+// languageWords are frequent words of languages whose countries write the
+// day first; englishWords those of English, which is written both ways.
+var (
+	languageWords = map[string]bool{}
+	englishWords  = map[string]bool{}
+)
+
+func init() {
+	for _, w := range strings.Fields(`der die das und ist nicht mit von den im für auf dem des zu eine einen bei wurde hat
+		le la les des et est du une pour dans au sur avec qui été par
+		el los las del y es en una por para con que fue se
+		il della di che è per gli delle dei nel alla sono
+		het een van en op voor niet met zijn werd
+		os do da em uma não foi com`) {
+		languageWords[w] = true
+	}
+	for _, w := range strings.Fields(`the and of is to in for with on that was by it as at from are has have be this which`) {
+		englishWords[w] = true
+	}
+}
+
+// OrderOfText guesses the date order of a text by its language: a text in
+// German, French, Spanish, Italian, Dutch or Portuguese writes the day
+// first; an English one may be either.
+func OrderOfText(text string) Order {
+	other, english := 0, 0
+	for _, w := range strings.FieldsFunc(strings.ToLower(text), func(r rune) bool { return !unicode.IsLetter(r) }) {
+		switch {
+		case englishWords[w]:
+			english++
+		case languageWords[w]:
+			other++
+		}
+	}
+	if other >= 2 && other > english {
+		return DayFirst
+	}
+	return EitherOrder
 }

@@ -101,6 +101,10 @@ var scaleWords = map[string]float64{
 	"million": 1e6, "millions": 1e6, "mn": 1e6, "mio": 1e6, "mio.": 1e6, "mln": 1e6, "mill.": 1e6,
 	"billion": 1e9, "billions": 1e9, "bn": 1e9, "bln": 1e9, "milliard": 1e9, "milliards": 1e9, "mrd": 1e9, "mrd.": 1e9, "md": 1e9,
 	"trillion": 1e12, "trillions": 1e12, "tn": 1e12, "trn": 1e12,
+	// German, Italian, Spanish, Dutch.
+	"tausend": 1e3, "tsd": 1e3, "tsd.": 1e3, "millionen": 1e6, "milliarde": 1e9, "milliarden": 1e9, "billionen": 1e12,
+	"milione": 1e6, "milioni": 1e6, "miliardo": 1e9, "miliardi": 1e9,
+	"millón": 1e6, "millones": 1e6, "mil millones": 1e9, "miljoen": 1e6, "miljoenen": 1e6, "miljard": 1e9, "miljarden": 1e9,
 }
 
 // gluedScales are the letters that scale a numeral they follow directly
@@ -109,6 +113,33 @@ var scaleWords = map[string]float64{
 var gluedScales = map[string]float64{"k": 1e3, "K": 1e3, "M": 1e6, "B": 1e9, "bn": 1e9, "Bn": 1e9, "mn": 1e6, "T": 1e12, "tn": 1e12}
 
 var moneyGlued = map[string]float64{"m": 1e6, "b": 1e9}
+
+// notCounted are plural words after a glued m that are no count of
+// millions: "the 100m hurdles" is a race.
+var notCounted = map[string]bool{"hurdles": true, "relays": true, "sprints": true, "heats": true, "finals": true, "races": true}
+
+// countedAfter reports whether a plural noun follows p after one space, so
+// that a lower-case m glued to a number is millions, not metres: "2.2m
+// barrels", "10m people" (but "10m tall", "the 100m hurdles").
+func countedAfter(text string, p int) bool {
+	if p >= len(text) || text[p] != ' ' {
+		return false
+	}
+	q := p + 1
+	for q < len(text) && text[q] >= 'a' && text[q] <= 'z' {
+		q++
+	}
+	w := text[p+1 : q]
+	if len(w) < 3 || q < len(text) && isWordByte(text[q]) || notCounted[w] {
+		return false
+	}
+	switch w {
+	case "people", "children", "adults", "men", "women", "residents", "users":
+		return true
+	}
+	_, isUnit := unitAt(text, p)
+	return strings.HasSuffix(w, "s") && !strings.HasSuffix(w, "ss") && isUnit == 0
+}
 
 // currencySymbols come before (or after) an amount.
 var currencySymbols = []struct{ sym, code string }{
@@ -160,9 +191,64 @@ func findNumerals(text string, taken func(s, e int) bool) []Value {
 			continue
 		}
 		i += next
+		// A compound length or mass: "77 feet 3.5 inches", "10 lb 4 oz".
+		for (v.Dim == "length" || v.Dim == "mass") && !v.Range() && i+1 < len(locs) {
+			s2, e2 := locs[i+1][0], locs[i+1][1]
+			gap := text[v.End:s2]
+			if g := strings.TrimSpace(gap); g != "" && g != "," && g != "and" || len(gap) > 5 || taken(s2, e2) {
+				break
+			}
+			w, n, ok := readValue(text, s2, e2, locs[i+2:], taken)
+			if !ok || w.Kind != Measure || w.Dim != v.Dim || w.Range() || w.Numeral <= 0 || v.Numeral <= 0 || w.Num/w.Numeral >= v.Num/v.Numeral {
+				break
+			}
+			v.Num += w.Num
+			v.Hi, v.Tol, v.End, v.zeros, v.figure = v.Num, w.Tol, w.End, 0, 0
+			v.UnitText += " " + w.UnitText
+			v.Text = text[v.Start:v.End]
+			i += 1 + n
+		}
 		out = append(out, v)
 	}
 	return out
+}
+
+// vulgarFraction reads a fraction written with a slash at the numeral
+// text[s:e]: "1/2", "3/4", and a whole number before one, "4-3/4" or "4
+// 3/4" (the Federal Reserve's "4-3/4 to 5 percent"). The denominator is 2,
+// 3, 4 or 8, and no date or further slash may follow ("3/4/2024" is a
+// date, "24/7" no fraction). n is how many of the following numerals
+// (rest) it took; ratio is false for a mixed number.
+func vulgarFraction(text string, s, e int, rest [][]int) (val float64, end, n int, ratio, ok bool) {
+	simple := func(s, e int, rest [][]int) (float64, int, bool) {
+		if e-s != 1 || e >= len(text) || text[e] != '/' || len(rest) == 0 || rest[0][0] != e+1 || rest[0][1]-rest[0][0] != 1 {
+			return 0, 0, false
+		}
+		if s > 0 && (text[s-1] == '/' || isDigit(text[s-1])) {
+			return 0, 0, false
+		}
+		num, den := float64(text[s]-'0'), float64(text[rest[0][0]]-'0')
+		end := rest[0][1]
+		if num == 0 || num >= den || !strings.ContainsRune("2348", rune(text[rest[0][0]])) {
+			return 0, 0, false
+		}
+		if end < len(text) && (text[end] == '/' || isDigit(text[end]) || (text[end] == '.' || text[end] == ',') && end+1 < len(text) && isDigit(text[end+1])) {
+			return 0, 0, false
+		}
+		return num / den, end, true
+	}
+	if f, end, ok := simple(s, e, rest); ok {
+		return f, end, 1, true, true
+	}
+	if e < len(text) && e-s <= 3 && (text[e] == '-' || text[e] == ' ') && len(rest) >= 2 && rest[0][0] == e+1 && !strings.ContainsAny(text[s:e], ".,'’\u00a0\u202f\u2009") {
+		if f, end, ok := simple(rest[0][0], rest[0][1], rest[1:]); ok {
+			w, _, okW := readNumeral(text[s:e])
+			if okW {
+				return w + f, end, 2, false, true
+			}
+		}
+	}
+	return 0, 0, 0, false, false
 }
 
 // readValue reads the value whose numeral is text[s:e]: its currency,
@@ -189,8 +275,19 @@ func readValue(text string, s, e int, rest [][]int, taken func(s, e int) bool) (
 	if e-s > 1 && text[s] == '0' && isDigit(text[s+1]) {
 		return Value{}, 0, false
 	}
-	v := Value{Kind: Number, Start: s, End: e, Num: num, Tol: 0.5 * math.Pow(10, -float64(decimals))}
+	v := Value{Kind: Number, Start: s, End: e, Num: num, Numeral: num, Tol: 0.5 * math.Pow(10, -float64(decimals))}
 	plain := !strings.ContainsAny(text[s:e], ".,'’\u00a0\u202f\u2009")
+	if decimals == 0 {
+		for n := int64(num); n >= 10 && n%10 == 0 && num < 1e15; n /= 10 {
+			v.zeros++
+		}
+	}
+	consumed := 0 // following numerals a fraction took
+	if f, end, n, ratio, ok := vulgarFraction(text, s, e, rest); ok {
+		v.Num, v.Numeral, v.Tol, v.Fraction, v.zeros = f, f, 0, ratio, 0
+		e, consumed, plain, decimals = end, n, false, 1
+		rest = rest[n:]
+	}
 	// Currency before: "$3", "US$ 5", "EUR 5", "€3bn".
 	if code, start, ok := currencyPrefix(text, s); ok {
 		v.Kind, v.Currency, v.Start, v.UnitText = Money, code, start, strings.TrimSpace(text[start:s])
@@ -199,7 +296,7 @@ func readValue(text string, s, e int, rest [][]int, taken func(s, e int) bool) (
 	if v.Start > 0 {
 		r, size := utf8.DecodeLastRuneInString(text[:v.Start])
 		if (r == '-' || r == '−') && (v.Start-size == 0 || !isWordByte(text[v.Start-size-1])) {
-			v.Num, v.Start = -v.Num, v.Start-size
+			v.Num, v.Numeral, v.Start = -v.Num, -v.Numeral, v.Start-size
 		}
 	}
 	p := e
@@ -219,6 +316,8 @@ func readValue(text string, s, e int, rest [][]int, taken func(s, e int) bool) (
 		case v.Kind == Money && moneyGlued[suf] > 0:
 			f := moneyGlued[suf]
 			v.Num, v.Tol, v.Scale, p = v.Num*f, v.Tol*f, suf, p+n
+		case v.Kind == Number && suf == "m" && countedAfter(text, p+n):
+			v.Num, v.Tol, v.Scale, p = v.Num*1e6, v.Tol*1e6, suf, p+n
 		}
 	} else if n := apostropheS(text, p); n > 0 && v.Kind == Number && plain && num >= 1000 && num < 2100 && int(num)%10 == 0 {
 		v.End = p + n
@@ -248,6 +347,7 @@ func readValue(text string, s, e int, rest [][]int, taken func(s, e int) bool) (
 	} else {
 		v.Hi = v.Num
 	}
+	taken2 += consumed
 	// After: a percent sign or word, a currency, a unit, an era.
 	switch {
 	case v.Kind == Number && readPercent(text, p, &v):
@@ -531,6 +631,7 @@ func readUnit(text string, p int, v *Value) bool {
 		return false
 	}
 	v.Kind, v.Dim, v.Unit, v.UnitText, v.End = Measure, u.dim, u.base, strings.TrimSpace(text[p:p+n]), p+n
+	v.figure, v.figureTol = v.Num, v.Tol
 	lo, tol, hi := u.convert(v.Num), u.convert(v.Num+v.Tol), u.convert(v.Hi)
 	v.Num, v.Tol, v.Hi = lo, math.Abs(tol-lo), hi
 	return true

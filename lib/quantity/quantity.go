@@ -13,9 +13,19 @@
 // whether "1.2 million" agrees with 1,234,567 (it does, to its precision)
 // or "527" with 523 (it does not).
 //
+// A value also keeps what a comparison of two writings needs: the numeral
+// as written before its scale or unit (Numeral: "30" in "NOK 30bn"), the
+// period of a rate ("$500 a month"), a fraction in words ("two thirds",
+// "one in five", which compare with percentages), the two readings of an
+// ambiguous numeric date (03/04/2021) until a source's locale resolves them
+// (Resolve, OrderOfHost, OrderOfText), and exchange rates a text states
+// (FindRates). CompareClaim compares a claim with its source at the
+// claim's own precision.
+//
 // Month names come from github.com/goodsign/monday's locale tables (the
 // Latin, Cyrillic and Greek ones), units and their conversions from
-// github.com/bcicen/go-units; number words are English.
+// github.com/bcicen/go-units; number words are English, scale words
+// English, German, French, Italian, Spanish and Dutch.
 package quantity
 
 import (
@@ -86,7 +96,48 @@ type Value struct {
 	// UnitText the unit or currency as written: for messages.
 	Scale, UnitText string
 
+	// Numeral is the number as written, before its scale, unit or percent
+	// factor: 30 in "NOK 30bn", 118 in "118 lb", 50 in "50 bp".
+	Numeral float64
+	// Fraction marks a ratio written as one ("two thirds", "one in five",
+	// "1/2"): Num is the ratio, which compares with a percentage.
+	Fraction bool
+	// Words marks a number written in words ("twenty-five", "half").
+	Words bool
+	// Per is the period of a rate ("month" in "$500 a month", "/yr",
+	// "annually"): hour, day, week, month, quarter or year; PerText is
+	// as written.
+	Per, PerText string
+	// zeros counts the trailing zeros of a whole numeral ("4,200": 2): such
+	// a number may be rounded to them.
+	zeros int
+	// converted marks a value converted at a rate (Rate.Convert).
+	converted bool
+	// figure and figureTol are a Measure's number and tolerance before its
+	// unit's conversion, scaled: 5e6 for "5 million tonnes".
+	figure, figureTol float64
+
 	Date DateValue // a Date value
+}
+
+// Figure is v as the plain number its digits and scale write, without a
+// currency or unit: "NOK 30bn" is 3e10, "5 million tonnes" 5e6, "118 lb"
+// 118. A percentage or a date is returned as it is.
+func (v Value) Figure() Value {
+	switch v.Kind {
+	case Money:
+		v.Kind, v.Currency, v.UnitText, v.converted = Number, "", "", false
+	case Measure:
+		if v.figure == 0 && v.Num != 0 {
+			return v // a compound measure ("6 feet 2 inches") has no one figure
+		}
+		f := v.figure / v.Num
+		v.Kind, v.Num, v.Hi, v.Tol, v.Dim, v.Unit, v.UnitText = Number, v.figure, v.Hi*f, v.figureTol, "", "", ""
+		if v.Num == 0 {
+			v.Hi = 0
+		}
+	}
+	return v
 }
 
 // Range reports whether the value is a range.
@@ -115,6 +166,9 @@ func (v Value) String() string {
 		}
 		if v.Tol > 0 {
 			b.WriteString(" ±" + formatNum(v.Tol))
+		}
+		if v.Per != "" {
+			b.WriteString(" per " + v.Per)
 		}
 	}
 	switch v.Bound {
@@ -157,6 +211,9 @@ func Find(text string) []Value {
 	slices.SortFunc(out, func(a, b Value) int { return a.Start - b.Start })
 	for i := range out {
 		markApprox(text, &out[i])
+		if out[i].Kind != Date {
+			readPer(text, &out[i])
+		}
 	}
 	return out
 }
@@ -225,6 +282,7 @@ func Compare(a, b Value) Agreement {
 		}
 		return compareDates(da, db)
 	}
+	a, b = fractionAsPercent(a, b), b.As(a)
 	if !comparableKinds(a, b) {
 		return Incomparable
 	}
@@ -248,6 +306,62 @@ func Compare(a, b Value) Agreement {
 		return Agree
 	}
 	return Disagree
+}
+
+// CompareClaim compares a claim's value with a value of the source it
+// cites, at the claim's precision: the source's value must lie within half
+// a unit of the claim's last written digit ("1.2 million" agrees with
+// 1,234,567; "1,234,567" does not agree with "1.2 million", which says
+// less). Two exceptions widen it: an approximate whole number ("about
+// 440,000") or one converted from another unit or period ("4,200 feet" for
+// 1,280 m) may be rounded to its trailing zeros, by up to 5%; and a claim converted
+// from another unit, or a fraction in words ("two thirds" for 66.7%), is
+// held to the source's precision when that is coarser. Dates compare as
+// Compare does.
+func CompareClaim(claim, source Value) Agreement {
+	if claim.Kind == Date || source.Kind == Date {
+		return Compare(claim, source)
+	}
+	converted := claim.Kind == Measure && source.Kind == Measure && !strings.EqualFold(claim.UnitText, source.UnitText) ||
+		claim.Per != "" && source.Per != "" && claim.Per != source.Per || source.converted
+	if (claim.Approx || converted) && claim.zeros > 0 && claim.Tol > 0 {
+		// Rounded to its zeros, but never by more than a twentieth.
+		claim.Tol = math.Max(claim.Tol, math.Min(claim.Tol*math.Pow(10, float64(claim.zeros)), 0.05*math.Abs(claim.Num)))
+	}
+	if !converted && !claim.Fraction {
+		source.Tol = 0
+	}
+	return Compare(claim, source)
+}
+
+// As is v in ref's terms, as Compare compares them: a fraction as a
+// percentage when ref is one ("two thirds" is 66.67%), a rate over ref's
+// period ("$6,000 a year" is $500 a month).
+func (v Value) As(ref Value) Value {
+	return samePeriod(fractionAsPercent(v, ref), ref.Per)
+}
+
+// fractionAsPercent reads a fraction a as a percentage when b is one: "two
+// thirds" is 66.67%.
+func fractionAsPercent(a, b Value) Value {
+	if a.Kind == Number && a.Fraction && b.Kind == Percent {
+		a.Kind, a.Num, a.Hi, a.Tol = Percent, a.Num*100, a.Hi*100, a.Tol*100
+	}
+	return a
+}
+
+// perYear is how many of each period a year holds.
+var perYear = map[string]float64{"hour": 8766, "day": 365.25, "week": 365.25 / 7, "month": 12, "quarter": 4, "year": 1}
+
+// samePeriod converts a rate v to the period per ("$6,000 a year" is $500
+// a month); a value without a period, or with per's, is left as it is.
+func samePeriod(v Value, per string) Value {
+	if v.Per == "" || per == "" || v.Per == per {
+		return v
+	}
+	f := perYear[v.Per] / perYear[per]
+	v.Num, v.Hi, v.Tol, v.Per = v.Num*f, v.Hi*f, v.Tol*f, per
+	return v
 }
 
 // bounded compares a bound a with b; ok is false when a is no bound.

@@ -55,8 +55,8 @@ func init() {
 	}
 	for _, x := range units.All() {
 		base, ok := dims[x.Quantity]
-		if !ok {
-			continue
+		if !ok || x.Name == "ton" {
+			continue // go-units' ton is the long ton; news pages mean the tonne (below)
 		}
 		var u unit
 		if x.Name == base.Name {
@@ -111,6 +111,24 @@ func init() {
 	}
 	for _, n := range []string{"kelvin", "kelvins", "degrees kelvin"} {
 		add(n, false, kelvin)
+	}
+	// Tonnes and their multiples, kilos and lbs, which go-units lacks: "5
+	// Mt" is five million tonnes. A ton is read as the tonne.
+	mass := func(f float64) unit { return unit{dim: "mass", base: units.Gram.Symbol, factor: f} }
+	for _, n := range []string{"tonne", "tonnes", "ton", "tons", "metric ton", "metric tons", "metric tonne", "metric tonnes"} {
+		add(n, false, mass(1e6))
+	}
+	for sym, f := range map[string]float64{"kt": 1e9, "Mt": 1e12, "Gt": 1e15} {
+		add(sym, true, mass(f))
+	}
+	for n, f := range map[string]float64{"kilotonne": 1e9, "megatonne": 1e12, "gigatonne": 1e15} {
+		add(n, false, mass(f))
+		add(n+"s", false, mass(f))
+	}
+	add("kilo", false, mass(1e3))
+	add("kilos", false, mass(1e3))
+	if lb, err := units.ConvertFloat(1, units.Pound, units.Gram); err == nil {
+		add("lbs", true, mass(lb.Float()))
 	}
 	add("°", true, degree)
 	for _, n := range []string{"degrees", "degree", "deg"} {

@@ -171,9 +171,27 @@ func readWords(text string, toks []wordTok) (Value, int) {
 	// A lone "one" is a pronoun more often than a number ("the one who");
 	// it still reads, but a lone "a" never does.
 	val := total + current
-	v := Value{Kind: Number, Start: toks[0].start, End: toks[used-1].end, Num: val, Hi: val, Tol: 0.5 * lastScale}
+	v := Value{Kind: Number, Start: toks[0].start, End: toks[used-1].end, Num: val, Hi: val, Numeral: val, Tol: 0.5 * lastScale, Words: true, Fraction: fraction}
 	if fraction {
 		v.Tol = 0
+	}
+	// "one in five", "nine out of ten": a ratio.
+	if !fraction && !ordinal && val >= 1 && val == math.Trunc(val) {
+		if m := oneInRE.FindStringSubmatchIndex(text[v.End:]); m != nil {
+			var den Value
+			n := 0
+			if dt := wordToks(text, v.End+m[2]); len(dt) > 0 {
+				den, n = readWords(text, dt)
+			}
+			if n > 0 && den.Kind == Number && !den.Fraction && den.Num > val && den.Num <= 1000 && den.Start == v.End+m[2] {
+				v.Num, v.Hi, v.Numeral, v.Tol, v.Fraction, v.End = val/den.Num, val/den.Num, val/den.Num, 0, true, den.End
+				v.Text = text[v.Start:v.End]
+				for used < len(toks) && toks[used].start < v.End {
+					used++
+				}
+				return v, used
+			}
+		}
 	}
 	if ordinal {
 		v.Kind, v.Tol = Ordinal, 0
@@ -199,6 +217,23 @@ func readWords(text string, toks []wordTok) (Value, int) {
 		used++
 	}
 	return v, used
+}
+
+// oneInRE joins the two numbers of a ratio in words: "one in five", "nine
+// out of ten".
+var oneInRE = regexp.MustCompile(`^\s+(?:in|out of)\s+([a-z])`)
+
+// wordToks splits text from p into the words readWords reads.
+func wordToks(text string, p int) []wordTok {
+	var toks []wordTok
+	for _, m := range wordRE.FindAllStringIndex(text[p:], 8) {
+		s := p + m[0]
+		for _, part := range strings.Split(text[p+m[0]:p+m[1]], "-") {
+			toks = append(toks, wordTok{strings.ToLower(part), s, s + len(part)})
+			s += len(part) + 1
+		}
+	}
+	return toks
 }
 
 func isDenominator(w string) bool {

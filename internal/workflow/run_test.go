@@ -55,7 +55,7 @@ func TestWorkflowRuns(t *testing.T) {
 		return event{name: "pull_request", ref: branch, baseSHA: w.base, number: 7, headRepo: headRepo, repo: "team/searchbench", actor: actor}
 	}
 	type want struct {
-		gate, shards int    // exit statuses; shards: the worst of the eight
+		gate, shards int    // exit statuses; shards: the worst of the four
 		first        string // prefix of the step summary's first line
 		summary      []string
 		comment      []string // "" entries: no comment at all
@@ -86,8 +86,8 @@ func TestWorkflowRuns(t *testing.T) {
 			gate: 0, shards: 0, first: "### searchbench gate: PASS with 1 accepted regression (routing/t-h100-maker: " + tradeoffReason + ")",
 			comment: []string{"PASS with 1 accepted regression (routing/t-h100-maker: " + tradeoffReason + ")"}, junit: true}},
 		{"the same PR without the acceptance fails the gate job only, naming the case", pr("pr-tradeoff-unaccepted", "team/searchbench", "dev"), want{
-			gate: 1, shards: 0, first: "### searchbench gate: FAIL (1 violation: 1 rate_drop; cases: routing/t-h100-maker)",
-			comment: []string{"gate: FAIL (1 violation: 1 rate_drop; cases: routing/t-h100-maker)"}, junit: true, junitFail: true}},
+			gate: 1, shards: 0, first: "### searchbench gate: FAIL (1 violation: 1 rate\\_drop; cases: routing/t-h100-maker)",
+			comment: []string{"gate: FAIL (1 violation: 1 rate\\_drop; cases: routing/t-h100-maker)"}, junit: true, junitFail: true}},
 		{"a PR that turns flips off says so in its verdict line", pr("pr-flips-off", "team/searchbench", "dev"), want{
 			gate: 0, shards: 0, first: "### searchbench gate: PASS; gates.yaml weakened in this change: flips off",
 			comment: []string{"gates.yaml weakened in this change: flips off"}, junit: true}},
@@ -113,8 +113,8 @@ func TestWorkflowRuns(t *testing.T) {
 			for _, s := range jobs["shard"] {
 				worst = max(worst, s.exit)
 			}
-			if len(jobs["shard"]) != 8 {
-				t.Fatalf("%d shard jobs ran, want 8 (two modes, four shards each)", len(jobs["shard"]))
+			if len(jobs["shard"]) != 4 {
+				t.Fatalf("%d shard jobs ran, want 4 (two modes, two shards each)", len(jobs["shard"]))
 			}
 			if worst != sc.want.shards {
 				t.Errorf("shards exited %d at worst, want %d", worst, sc.want.shards)
@@ -258,10 +258,11 @@ func newWorld(t *testing.T) *world {
 		{"pr-flips-off", "sed -i 's/^  flips: true$/  flips: false/' gates.yaml && grep -q '^  flips: false$' gates.yaml"},
 		// One case recorded live against the simulator served on loopback
 		// (its ten samples, as recorded.json lists), over the simulator's
-		// cassettes: it replays with no environment set.
+		// cassettes, and the live judge calibrated (its verdicts are now a
+		// model's): it replays with no environment set.
 		{"pr-live-cassette", `eval "$(bin/searchbench sim --env --addr 127.0.0.1:0)" && ` +
-			`s=0 && { bin/searchbench record --backend live --no-pace --filter id:t-iphone-year >/dev/null || s=$?; } && kill "$SEARCHBENCH_SIM_PID" && test $s = 0 && ` +
-			`grep -q '"backend": *"live"' cassettes/seed/model/recorded.json`},
+			`s=0 && { bin/searchbench record --backend live --no-pace --filter id:t-iphone-year >/dev/null && make calibration JUDGE=model >/dev/null || s=$?; } && ` +
+			`kill "$SEARCHBENCH_SIM_PID" && test $s = 0 && grep -q '"backend": *"live"' cassettes/seed/model/recorded.json`},
 	} {
 		w.sh(t, work, "git checkout --quiet -B "+b.branch+" main && "+b.script+" && git add -A && git commit --quiet -m "+b.branch+
 			" && git push --quiet "+w.origin+" "+b.branch)

@@ -62,7 +62,7 @@ func TestWorkflowMatchesDocs(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, cmd := range []string{
-		`bin/searchbench run --quiet --mode "$MODE" --shard "$SHARD/4" --out "out/shard-$MODE-$SHARD"`,
+		`bin/searchbench run --quiet --mode "$MODE" --shard "$SHARD/2" --out "out/shard-$MODE-$SHARD"`,
 		`bin/searchbench merge -o "merged/$mode/report.json" --markdown "merged/$mode/report.md" --junit "merged/$mode/junit.xml" --html "merged/$mode/report.html" --gates gates.yaml "$REFERENCE_FLAG" "$(bash .github/scripts/reference.sh "$mode")" shards/shard-"$mode"-*/report.json`,
 		`cat merged/report.md >> "$GITHUB_STEP_SUMMARY"`,
 		"bin/searchbench compare --markdown --allow-subset base-baseline.json merged/model/report.json",

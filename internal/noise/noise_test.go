@@ -126,6 +126,7 @@ func TestNoiseAndPower(t *testing.T) {
 						exact++
 					}
 				}
+				t.Logf("%d of 20 named exactly the three broken cases", exact)
 				if 20-passed < 19 || exact < 18 {
 					t.Errorf("breaks-three: %d of 20 failed (want ≥ 19), %d named exactly the three broken cases (want ≥ 18):\n%s",
 						20-passed, exact, strings.Join(v, "\n"))

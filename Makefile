@@ -9,7 +9,7 @@ LATEST   := reports/latest
 # bash for pipefail: a test run piped into its summary keeps go test's status.
 SHELL := bash
 
-.PHONY: aa run test test-all check mutants build install vet fmt-check unit gate baseline calibration pr-update cassettes compare bench fuzz clean consent-tables docs
+.PHONY: aa run test test-all check guard mutants build install vet fmt-check unit gate baseline calibration pr-update cassettes compare bench fuzz clean consent-tables docs
 
 # -buildvcs=auto: --version names the commit even where GOFLAGS turns
 # stamping off.
@@ -27,9 +27,10 @@ install:
 run: build
 	$(BIN) run --out $(LATEST)
 
-# test: formatting, vet, the race-enabled test suite in short mode, then the
-# release gate: the replay of the shipped datasets in both output modes
-# gated against the committed baselines (a change that alters a verdict
+# test: formatting, vet, the race-enabled test suite in short mode, the
+# performance guards (make guard), then the release gate: the replay of
+# the shipped datasets in both output modes gated against the committed
+# baselines (a change that alters a verdict
 # fails until the baselines are updated on purpose: make baseline). Short
 # mode leaves the slow tests (testenv.Slow: the workflow's CI events, the
 # walkthroughs, the browser, crash and canary sweeps, the demo tree
@@ -47,10 +48,10 @@ test: check gate
 test-all:
 	@$(MAKE) --no-print-directory test SHORT=
 
-# check: the code alone (formatting, vet, the tests), without the gate:
-# what the workflow's test job runs on every event (the gate jobs judge the
-# data, against the base on a pull request).
-check: fmt-check vet unit
+# check: the code alone (formatting, vet, the tests, the performance
+# guards), without the gate: what the workflow's test job runs on every
+# event (the gate jobs judge the data, against the base on a pull request).
+check: fmt-check vet unit guard
 
 TESTSUM := bin/testsum
 $(TESTSUM): $(wildcard internal/testsum/*.go lib/testenv/*.go)
@@ -60,6 +61,17 @@ $(TESTSUM): $(wildcard internal/testsum/*.go lib/testenv/*.go)
 # loaded 2-core machine (the workflow test runs every CI event).
 unit: $(TESTSUM)
 	set -o pipefail; $(GO) test $(SHORT) -race -timeout 30m -json ./... | $(TESTSUM)
+
+# guard: the performance guards (eval/synth/guard_test.go), which timings
+# on a shared machine cannot fool: the allocations per case of a replay of
+# the 1,000-case synthetic set against the committed figure
+# (eval/synth/testdata/guard.json, +3 per case), and (slow) the live heap
+# and the peak RSS of a 50,000-case replay against a 1,000-case one.
+# Built without the race detector, which changes what allocates. The sets
+# are generated once and cached under $$TMPDIR/searchbench-synth, as make
+# bench does.
+guard:
+	$(GO) test $(SHORT) -count=1 -timeout 30m -run 'TestAllocsPerCase|TestHeapIsFlat' ./eval/synth
 
 # gate: the release gate: replay the shipped datasets in both output modes,
 # each against its committed baseline (model: reports/baseline.json,

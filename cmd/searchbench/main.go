@@ -7,10 +7,12 @@ import (
 	"fmt"
 	"os"
 	"os/signal"
+	"runtime"
 	"runtime/debug"
 	"runtime/pprof"
 
 	"github.com/searchbench/searchbench/internal/cmd/root"
+	"github.com/searchbench/searchbench/internal/cmd/run"
 	"github.com/searchbench/searchbench/internal/cmdutil"
 )
 
@@ -20,6 +22,11 @@ const ProfileEnv = "SEARCHBENCH_CPUPROFILE"
 
 func main() {
 	tuneGC(os.Getenv)
+	if os.Getenv(run.HeapProfileEnv) != "" {
+		// Sample every 4 KiB allocated, not every 512 KiB: the
+		// profile is of a run's small per-case state.
+		runtime.MemProfileRate = 4096
+	}
 	ctx, stop := signal.NotifyContext(context.Background(), root.Signals...)
 	stopProfile := startProfile(os.Getenv(ProfileEnv))
 	code := root.Main(ctx, os.Args[1:], cmdutil.System())

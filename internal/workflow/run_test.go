@@ -258,11 +258,14 @@ func newWorld(t *testing.T) *world {
 		{"pr-flips-off", "sed -i 's/^  flips: true$/  flips: false/' gates.yaml && grep -q '^  flips: false$' gates.yaml"},
 		// One case recorded live against the simulator served on loopback
 		// (its ten samples, as recorded.json lists), over the simulator's
-		// cassettes, and the live judge calibrated (its verdicts are now a
-		// model's): it replays with no environment set.
+		// cassettes, in both output modes the gate replays, and the live
+		// judge calibrated (both modes' verdicts are now partly a model's):
+		// it replays with no environment set.
 		{"pr-live-cassette", `eval "$(bin/searchbench sim --env --addr 127.0.0.1:0)" && ` +
-			`s=0 && { bin/searchbench record --backend live --no-pace --filter id:t-iphone-year >/dev/null && make calibration JUDGE=model >/dev/null || s=$?; } && ` +
-			`kill "$SEARCHBENCH_SIM_PID" && test $s = 0 && grep -q '"backend": *"live"' cassettes/seed/model/recorded.json`},
+			`s=0 && for m in model structured; do bin/searchbench record --backend live --no-pace --mode $m --filter id:t-iphone-year >/dev/null || { s=$?; break; }; done && ` +
+			`{ test $s != 0 || make calibration JUDGE=model >/dev/null || s=$?; } && ` +
+			`kill "$SEARCHBENCH_SIM_PID" && test $s = 0 && ` +
+			`grep -q '"backend": *"live"' cassettes/seed/model/recorded.json && grep -q '"backend": *"live"' cassettes/seed/structured/recorded.json`},
 	} {
 		w.sh(t, work, "git checkout --quiet -B "+b.branch+" main && "+b.script+" && git add -A && git commit --quiet -m "+b.branch+
 			" && git push --quiet "+w.origin+" "+b.branch)

@@ -230,6 +230,10 @@ func runRun(ctx context.Context, opts *Options) error {
 		outs = cmdgate.In(opts.Out)
 		text.JSONPath = outs.JSON
 	}
+	if path := opts.IO.Getenv(HeapProfileEnv); path != "" {
+		// First, so it sees every writer's state before any ends.
+		writers = append([]report.Writer{heapProfile(path)}, writers...)
+	}
 	if opts.Quiet {
 		// --quiet drops the tables, never the errors: a case that could not
 		// run is printed in full on stderr.

@@ -16,9 +16,16 @@ import (
 // in MiB.
 func peakRSS(t *testing.T, bin, dir string) float64 {
 	t.Helper()
-	cmd := exec.Command(bin, "run", "--quiet", "--no-cache", "--runs", "",
+	// The demo's parser configuration (the tests' own data), from an
+	// empty folder: the built-in prompts the set was recorded with.
+	config, err := filepath.Abs("../../testdata/demo/config/executor.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(bin, "run", "--quiet", "--no-cache", "--runs", "", "--config", config,
 		"--datasets", filepath.Join(dir, synth.DatasetsDir), "--cassettes", filepath.Join(dir, synth.CassettesDir),
 		"--out", filepath.Join(t.TempDir(), "out"))
+	cmd.Dir = t.TempDir()
 	if out, err := cmd.CombinedOutput(); err != nil {
 		t.Fatalf("%s: %v\n%s", cmd, err, out)
 	}

@@ -40,9 +40,10 @@ type guard struct {
 	ReplayAllocs float64 `json:"replay_allocs_per_case"`
 	CachedAllocs float64 `json:"cached_replay_allocs_per_case"`
 	// Margin is the rise in allocations per case that fails the guard.
-	// Two runs of the same code differ by under half an allocation per
-	// case (map growth, the collector's timing against sync.Pool); one
-	// fmt.Sprint of three values added to the replay loop adds five.
+	// Runs of the same code have differed by up to 2.4 allocations per
+	// case (map growth, the collector's timing against sync.Pool); a
+	// fmt.Sprintf("%v", *c) of the case planted in the replay loop adds 11
+	// and fails both figures.
 	Margin float64 `json:"margin_allocs_per_case"`
 }
 
@@ -171,17 +172,19 @@ func heapGrowth(t *testing.T, s *synth.Set) uint64 {
 // hold kilobytes per case.
 const maxHeapPerCase = 128
 
-// TestHeapIsFlat replays the 1,000- and 50,000-case synthetic sets and
+// TestHeapIsFlat replays the 1,000- and 10,000-case synthetic sets and
 // fails when memory grows with the number of cases:
 //   - in process, the live heap at the end of the larger run grows by more
 //     than maxHeapPerCase bytes per additional case;
 //   - as whole `searchbench run` processes (datasets streamed from their
 //     files, the recorded index, every report file written), the peak RSS
 //     of the larger run is over 1.2 times the smaller's plus 20 MiB
-//     (issue 40's target).
+//     (issue 40's target, set at 50,000 cases: SEARCHBENCH_GUARD_N=50000
+//     runs it there; generating that set takes a quarter of an hour on
+//     two cores, too long for every CI run).
 func TestHeapIsFlat(t *testing.T) {
 	testenv.Slow(t)
-	small, large := 1000, 50000
+	small, large := 1000, 10000
 	if v := os.Getenv("SEARCHBENCH_GUARD_N"); v != "" { // a quicker look while profiling
 		if _, err := fmt.Sscan(v, &large); err != nil {
 			t.Fatal(err)

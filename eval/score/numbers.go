@@ -5,10 +5,12 @@ import (
 	"math"
 	"net/url"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
 
+	"github.com/searchbench/searchbench/lib/memo"
 	"github.com/searchbench/searchbench/lib/quantity"
 	"github.com/searchbench/searchbench/orchestrator/trace"
 )
@@ -51,8 +53,21 @@ type claimValue struct {
 	said string
 }
 
+// Reading values (quantity.Find) was a quarter of a replay's CPU: the same
+// bullets and snippets come back in every sample of a case, and the same
+// snippets across the cases that searched for them. Both readings are pure
+// functions of their text (a snippet's of its URL too), so they are kept
+// per process, within a bound; what is kept is shared and never modified
+// (withMarks marks a copy).
+var (
+	claimMemo = memo.New[string, []claimValue](2048)
+	srcMemo   = memo.New[string, srcValues](2048)
+)
+
 // claimValues reads the values of a bullet's text.
-func claimValues(text string) []claimValue {
+func claimValues(text string) []claimValue { return claimMemo.Do(text, readClaimValues) }
+
+func readClaimValues(text string) []claimValue {
 	var out []claimValue
 	for _, v := range quantity.Find(text) {
 		if v.Kind == quantity.Number && v.YearLike && isYear(v.Text) {
@@ -200,6 +215,7 @@ func (g *grounded) withMarks(r trace.Retrieved) srcValues {
 	if sv.marked {
 		return sv
 	}
+	sv.vals = slices.Clone(sv.vals) // sv.vals may be srcMemo's
 	for i := range sv.vals {
 		v := &sv.vals[i]
 		if v.Kind != quantity.Date {
@@ -235,6 +251,16 @@ func (g *grounded) valuesOf(r trace.Retrieved) srcValues {
 	if sv, ok := g.srcVals[k]; ok {
 		return sv
 	}
+	sv := srcMemo.Do(k, func(string) srcValues { return readValues(r) })
+	if g.srcVals == nil {
+		g.srcVals = map[string]srcValues{}
+	}
+	g.srcVals[k] = sv
+	return sv
+}
+
+// readValues reads the values of r's title and snippet.
+func readValues(r trace.Retrieved) srcValues {
 	text := resultText(r)
 	found := quantity.Find(text)
 	order, ordered := quantity.EitherOrder, false
@@ -251,10 +277,6 @@ func (g *grounded) valuesOf(r trace.Retrieved) srcValues {
 		}
 		sv.vals = append(sv.vals, srcValue{Value: quantity.Resolve(v, order)})
 	}
-	if g.srcVals == nil {
-		g.srcVals = map[string]srcValues{}
-	}
-	g.srcVals[k] = sv
 	return sv
 }
 

@@ -6,7 +6,8 @@ import (
 	"net"
 	"net/url"
 	"strings"
-	"sync"
+
+	"github.com/searchbench/searchbench/lib/memo"
 
 	"golang.org/x/net/idna"
 	"golang.org/x/net/publicsuffix"
@@ -95,11 +96,11 @@ func CanonicalURL(rawURL string) (canon string, err error) {
 // not absolute http(s), an IP address, or a host that is itself a public
 // suffix.
 func RegistrableDomain(rawURL string) (string, error) {
-	if d, ok := domains.get(rawURL); ok {
+	if d, ok := domains.Get(rawURL); ok {
 		return d.domain, d.err
 	}
 	d, err := registrableDomain(rawURL)
-	domains.put(rawURL, domainResult{d, err})
+	domains.Put(rawURL, domainResult{d, err})
 	return d, err
 }
 
@@ -115,35 +116,11 @@ func registrableDomain(rawURL string) (string, error) {
 // the scorers ask it about the same few sources again and again, and each
 // answer costs a URL parse, IDNA and a public-suffix lookup. It is a pure
 // function of its argument, so an answer kept is the answer computed.
-var domains = &domainMemo{max: 4096}
+var domains = memo.New[string, domainResult](4096)
 
 type domainResult struct {
 	domain string
 	err    error
-}
-
-// domainMemo is a map that starts afresh when full: bounded memory, no
-// bookkeeping per hit.
-type domainMemo struct {
-	mu  sync.Mutex
-	m   map[string]domainResult
-	max int
-}
-
-func (c *domainMemo) get(k string) (domainResult, bool) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	r, ok := c.m[k]
-	return r, ok
-}
-
-func (c *domainMemo) put(k string, r domainResult) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if c.m == nil || len(c.m) >= c.max {
-		c.m = make(map[string]domainResult)
-	}
-	c.m[k] = r
 }
 
 // registrableHost is RegistrableDomain for a bare host name.

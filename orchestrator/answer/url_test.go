@@ -3,6 +3,8 @@ package answer
 import (
 	"fmt"
 	"testing"
+
+	"github.com/searchbench/searchbench/lib/memo"
 )
 
 func TestCanonicalURL(t *testing.T) {
@@ -71,7 +73,7 @@ func TestRegistrableDomain(t *testing.T) {
 func TestRegistrableDomainMemo(t *testing.T) {
 	saved := domains
 	t.Cleanup(func() { domains = saved })
-	domains = &domainMemo{max: 3}
+	domains = memo.New[string, domainResult](3)
 	urls := []string{"https://www.example.org/a", "https://co.uk/", "https://en.wikipedia.org/wiki/Go", "mailto:a@example.org", "https://www.bücher.de/"}
 	for round := range 3 {
 		for _, u := range urls {
@@ -80,14 +82,14 @@ func TestRegistrableDomainMemo(t *testing.T) {
 			if got != want || fmt.Sprint(err) != fmt.Sprint(wantErr) {
 				t.Errorf("round %d: RegistrableDomain(%q) = %q, %v; computed %q, %v", round, u, got, err, want, wantErr)
 			}
-			if n := len(domains.m); n > domains.max {
-				t.Fatalf("memo holds %d answers, bound %d", n, domains.max)
+			if n := domains.Len(); n > domains.Max() {
+				t.Fatalf("memo holds %d answers, bound %d", n, domains.Max())
 			}
 		}
 	}
-	domains = &domainMemo{max: 8}
+	domains = memo.New[string, domainResult](8)
 	RegistrableDomain(urls[0])
-	if r, ok := domains.get(urls[0]); !ok || r.domain != "example.org" {
+	if r, ok := domains.Get(urls[0]); !ok || r.domain != "example.org" {
 		t.Errorf("memo after one call: %+v, %v; want example.org kept", r, ok)
 	}
 }

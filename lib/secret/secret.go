@@ -34,6 +34,8 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/searchbench/searchbench/lib/memo"
 )
 
 // Redacted replaces every secret.
@@ -283,9 +285,38 @@ func isCredentialName(name string) bool {
 	return false
 }
 
-// With returns a Set holding s's values and more.
+// With returns a Set holding s's values and more. A Set costs a few
+// hundred allocations to build (its forms, an 8 KiB filter) and every HTTP
+// call extends its client's with the call's own keys, the same ones call
+// after call: when values adds nothing With returns s itself, and the Sets
+// it built last are kept (Sets are immutable, so a kept one is the one New
+// would build).
 func (s *Set) With(values ...string) *Set {
-	return New(append(slices.Clone(s.Values()), values...)...)
+	var add []string
+	for _, v := range values {
+		v = strings.TrimSpace(v)
+		if len(v) >= MinLen && !slices.Contains(s.Values(), v) && !slices.Contains(add, v) {
+			add = append(add, v)
+		}
+	}
+	if len(add) == 0 {
+		return s
+	}
+	k := withKey{s, strings.Join(add, "\x00")}
+	if w, ok := withs.Get(k); ok {
+		return w
+	}
+	w := New(append(slices.Clone(s.Values()), add...)...)
+	withs.Put(k, w)
+	return w
+}
+
+// withs holds the Sets With built last.
+var withs = memo.New[withKey, *Set](64)
+
+type withKey struct {
+	base *Set
+	add  string // the values added, joined by NUL
 }
 
 // Values returns the secret values, longest first. Callers must not modify it.

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/url"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -322,5 +323,35 @@ func TestOfURLTakesPathKeys(t *testing.T) {
 	}
 	if got, want := RedactURL("https://u:hunter2222@gw.example/v1/a1B2c3D4e5F6g7H8/openai?token=tok-0123456789"), "https://u:REDACTED@gw.example/v1/REDACTED/openai?token=REDACTED"; got != want {
 		t.Errorf("RedactURL = %q, want %q", got, want)
+	}
+}
+
+// TestWithReusesSets: With adds what is new and builds each extension once;
+// adding nothing returns the Set itself. The Sets it returns scrub as the
+// Sets New builds from the same values.
+func TestWithReusesSets(t *testing.T) {
+	base := New("sk-base-0123456789")
+	if got := base.With("sk-base-0123456789", " ", "short"); got != base {
+		t.Errorf("With of known, blank and short values built a new Set")
+	}
+	var none *Set
+	if got := none.With(""); got != nil {
+		t.Errorf("nil.With(\"\") = %v, want nil", got)
+	}
+	a := base.With("Bearer-tvly-abcdef123456", "sk-base-0123456789")
+	b := base.With("Bearer-tvly-abcdef123456")
+	if a != b {
+		t.Errorf("the same extension was built twice")
+	}
+	want := New("sk-base-0123456789", "Bearer-tvly-abcdef123456")
+	if !slices.Equal(a.Values(), want.Values()) {
+		t.Errorf("With values = %q, want %q", a.Values(), want.Values())
+	}
+	text := "key sk-base-0123456789 and " + base64.StdEncoding.EncodeToString([]byte("Bearer-tvly-abcdef123456"))
+	if got, w := a.String(text), want.String(text); got != w {
+		t.Errorf("With scrubs %q, New %q", got, w)
+	}
+	if c := base.With("another-key-9876543210"); c == a || slices.Contains(c.Values(), "Bearer-tvly-abcdef123456") {
+		t.Errorf("a different extension shares the first's Set: %q", c.Values())
 	}
 }

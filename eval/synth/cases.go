@@ -83,8 +83,45 @@ var consentReplies = []struct{ reply, label string }{
 	{"what is the capital of Australia", "NEW_QUERY"},
 }
 
-// query is a generated routing query with its label.
-type query struct{ text, label string }
+// golds are the answers the corpus gives to some of the fact questions
+// (as datasets/routing.yaml grades them): a routing case asking one carries
+// it, so a replay grades its answer (eval/grade) and, where the rules
+// defer, replays the recorded judge, as a team's data with gold answers
+// does; those that name a wrong answer too (reject) are the ones the rules
+// leave to the judge. The other cases have none and pay nothing for
+// correctness.
+var golds = map[string]*gold{
+	"When did the WHO end the COVID-19 emergency":              {Accept: []string{"5 May 2023"}},
+	"When was Anthropic founded":                               {Accept: []string{"2021"}},
+	"Which company makes the H100 GPU":                         {Accept: []string{"Nvidia"}},
+	"When did the EU AI Act enter into force":                  {Accept: []string{"1 August 2024"}},
+	"Who is the current Governor of the Bank of England":       {Accept: []string{"Andrew Bailey"}, Reject: []string{"Mark Carney"}, AsOf: "2025-06-30"},
+	"When did Germany shut down its last nuclear power plants": {Accept: []string{"15 April 2023"}},
+	"How many electric cars were sold worldwide in 2023":       {Accept: []string{"14 million"}},
+	"When did the James Webb Space Telescope launch":           {Accept: []string{"25 December 2021"}},
+	"When was Kubernetes 1.0 released":                         {Accept: []string{"July 2015"}},
+	"How many qubits does IBM's Condor processor have":         {Accept: []string{"1,121 qubits"}},
+	"What is the maximum supply of Bitcoin":                    {Accept: []string{"21 million coins"}},
+	"What year was the first iPhone released":                  {Accept: []string{"2007"}},
+	"Who is the current CEO of Microsoft":                      {Accept: []string{"Satya Nadella"}, Reject: []string{"Steve Ballmer"}, AsOf: "2025-06-30"},
+	"What is the capital of Australia":                         {Accept: []string{"Canberra"}},
+	"What is the population of Nigeria":                        {Accept: []string{"230 million"}},
+	"What is the currency code of the Japanese yen":            {Accept: []string{"JPY"}},
+}
+
+// gold is a case's answer as the dataset files write one.
+type gold struct {
+	Accept []string `yaml:"accept,flow"`
+	Reject []string `yaml:"reject,flow,omitempty"`
+	AsOf   string   `yaml:"as_of,omitempty"`
+}
+
+// query is a generated routing query with its label, and the gold answer
+// of a fact question that has one.
+type query struct {
+	text, label string
+	gold        *gold
+}
 
 // routingQuery draws a query: a third of each label, like the shipped set.
 func routingQuery(r *rand.Rand) query {
@@ -92,11 +129,11 @@ func routingQuery(r *rand.Rand) query {
 	switch r.IntN(3) {
 	case 0:
 		f := s.facts[r.IntN(len(s.facts))]
-		return query{fmt.Sprintf(factFrames[r.IntN(len(factFrames))], f) + "?", scenario.RouteTavilyOnly}
+		return query{fmt.Sprintf(factFrames[r.IntN(len(factFrames))], f) + "?", scenario.RouteTavilyOnly, golds[f]}
 	case 1:
-		return query{fmt.Sprintf(conceptTemplates[r.IntN(len(conceptTemplates))], s.concept) + "?", scenario.RouteExaOnly}
+		return query{fmt.Sprintf(conceptTemplates[r.IntN(len(conceptTemplates))], s.concept) + "?", scenario.RouteExaOnly, nil}
 	}
-	return query{fmt.Sprintf(mixedTemplates[r.IntN(len(mixedTemplates))], s.concept, s.orgs) + "?", scenario.RouteTavilyPlusExa}
+	return query{fmt.Sprintf(mixedTemplates[r.IntN(len(mixedTemplates))], s.concept, s.orgs) + "?", scenario.RouteTavilyPlusExa, nil}
 }
 
 // Wire forms of the dataset files, in the field order the shipped files use.
@@ -107,10 +144,11 @@ type (
 		Cases       []any  `yaml:"cases"`
 	}
 	routingCase struct {
-		ID    string   `yaml:"id"`
-		Query string   `yaml:"query"`
-		Label string   `yaml:"label"`
-		Tags  []string `yaml:"tags,flow"`
+		ID     string   `yaml:"id"`
+		Query  string   `yaml:"query"`
+		Label  string   `yaml:"label"`
+		Answer *gold    `yaml:"answer,omitempty"`
+		Tags   []string `yaml:"tags,flow"`
 	}
 	consentCase struct {
 		ID    string   `yaml:"id"`
@@ -119,10 +157,11 @@ type (
 		Tags  []string `yaml:"tags,flow"`
 	}
 	flowCase struct {
-		ID    string   `yaml:"id"`
-		Tags  []string `yaml:"tags,flow"`
-		Note  string   `yaml:"note,omitempty"`
-		Turns []turn   `yaml:"turns"`
+		ID     string   `yaml:"id"`
+		Tags   []string `yaml:"tags,flow"`
+		Note   string   `yaml:"note,omitempty"`
+		Answer *gold    `yaml:"answer,omitempty"`
+		Turns  []turn   `yaml:"turns"`
 	}
 	turn struct {
 		User   string `yaml:"user"`
@@ -165,17 +204,17 @@ func flow(r *rand.Rand, id string, scripts []*scenario.Script) flowCase {
 	p1 := expect{Phase: "phase1", Override: boolp(false)}
 	switch k := r.IntN(20); {
 	case k < 7:
-		return flowCase{ID: id, Tags: []string{"consent", "yes"}, Turns: []turn{
+		return flowCase{ID: id, Tags: []string{"consent", "yes"}, Answer: q.gold, Turns: []turn{
 			{phase1Query(q.text), p1},
 			{pick(r, yesReplies), expect{Phase: "phase2", Intent: "YES", Override: boolp(false), Route: q.label}},
 		}}
 	case k < 10:
-		return flowCase{ID: id, Tags: []string{"consent", "search-now"}, Turns: []turn{
+		return flowCase{ID: id, Tags: []string{"consent", "search-now"}, Answer: q.gold, Turns: []turn{
 			{phase1Query(q.text), p1},
 			{pick(r, searchReplies), expect{Phase: "phase2", Intent: "SEARCH_NOW", Route: q.label}},
 		}}
 	case k < 12:
-		return flowCase{ID: id, Tags: []string{"consent", "no"}, Turns: []turn{
+		return flowCase{ID: id, Tags: []string{"consent", "no"}, Answer: q.gold, Turns: []turn{
 			{phase1Query(q.text), p1},
 			{pick(r, noReplies), expect{Phase: "decline", Intent: "NO"}},
 		}}
@@ -186,7 +225,7 @@ func flow(r *rand.Rand, id string, scripts []*scenario.Script) flowCase {
 			{phase1Query(next.text), expect{Phase: "phase1", Intent: "NEW_QUERY", Override: boolp(false)}},
 		}}
 	case k < 16:
-		return flowCase{ID: id, Tags: []string{"override"}, Turns: []turn{
+		return flowCase{ID: id, Tags: []string{"override"}, Answer: q.gold, Turns: []turn{
 			{q.text, expect{Phase: "phase2", Override: boolp(true), Route: q.label}},
 		}}
 	}

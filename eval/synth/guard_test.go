@@ -78,6 +78,13 @@ func TestAllocsPerCase(t *testing.T) {
 		t.Fatalf("%s: cases %d and margin %g must be positive", guardFile, want.Cases, want.Margin)
 	}
 	s := load(t, want.Cases)
+	// The set's answers with gold answers are graded, and those the rules
+	// defer replay their recorded judge: correctness costs what it costs.
+	judges, err := filepath.Glob(filepath.Join(s.Dir, synth.CassettesDir, "*", "*", "*", "*.judge.yaml"))
+	if err != nil || len(judges) == 0 {
+		t.Fatalf("the %d-case set holds no judge cassette (%v): the guard would not count the judge's replay", want.Cases, err)
+	}
+	t.Logf("%d judge cassettes in the set", len(judges))
 	cache := vcr.NewCache(t.TempDir(), func(err error) { t.Fatal(err) })
 	// One replay of each kind first: it fills the cache and every
 	// sync.Once (compiled patterns, parsed templates), which a later

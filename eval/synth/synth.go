@@ -49,7 +49,7 @@ const (
 
 // version changes whenever the generator's output would, so Cached does not
 // reuse sets made by an older generator.
-const version = "2"
+const version = "3"
 
 // Shares of each kind, in percent; parser cases take the rest. Routing and
 // flows cases carry the traffic, as in a team's real datasets.
@@ -118,7 +118,7 @@ func datasets(n int, seed int64) (map[string][]byte, error) {
 	routing := file{Kind: dataset.KindRouting, Description: "Synthetic routing queries over the fixture corpus."}
 	for i := range nRouting {
 		q := routingQuery(r)
-		routing.Cases = append(routing.Cases, routingCase{ID: fmt.Sprintf("r%06d", i), Query: q.text, Label: q.label, Tags: []string{"synthetic"}})
+		routing.Cases = append(routing.Cases, routingCase{ID: fmt.Sprintf("r%06d", i), Query: q.text, Label: q.label, Answer: q.gold, Tags: []string{"synthetic"}})
 	}
 	flows := file{Kind: dataset.KindFlows, Description: "Synthetic consent, override and scripted-failure flows."}
 	for i := range nFlows {

@@ -78,14 +78,22 @@ func TestGeneratedSetReplays(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	kinds := map[string]int{}
+	kinds, golds := map[string]int{}, 0
 	for _, it := range s.Items {
 		kinds[it.Case.Kind]++
+		if it.Case.Answer != nil {
+			golds++
+		}
 	}
 	for _, k := range dataset.Kinds {
 		if kinds[k] == 0 {
 			t.Errorf("no %s case in a set of 30", k)
 		}
+	}
+	// Cases with gold answers are graded (TestAllocsPerCase checks that
+	// the 1,000-case set holds judge cassettes too).
+	if golds == 0 {
+		t.Errorf("no case with a gold answer in a set of 30")
 	}
 	// Replay fails on any case that could not run: every cassette must
 	// answer exactly what the code asks.

@@ -25,6 +25,7 @@ work=$(mktemp -d)
 cleanup() {
 	git worktree remove --force "$work/base" >/dev/null 2>&1 || true
 	rm -rf "$work"
+	git worktree prune
 }
 trap cleanup EXIT
 trap 'exit 130' INT

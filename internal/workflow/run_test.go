@@ -62,6 +62,7 @@ func TestWorkflowRuns(t *testing.T) {
 		noComment    bool
 		junit        bool
 		junitFail    bool // junit.xml holds a <failure>
+		bench        bool // the bench job runs (minutes: one scenario)
 	}
 	scenarios := []struct {
 		name string
@@ -71,7 +72,7 @@ func TestWorkflowRuns(t *testing.T) {
 		{"a PR that changes no prompt", pr("pr-docs", "team/searchbench", "dev"), want{
 			gate: 0, shards: 0, first: "### searchbench gate: PASS",
 			summary: []string{"compared with " + w.base[:7], "mode `structured`"},
-			comment: []string{"gate: PASS", "(mode model)", "(mode structured)", "This pull request against its base"}, junit: true}},
+			comment: []string{"gate: PASS", "(mode model)", "(mode structured)", "This pull request against its base"}, junit: true, bench: true}},
 		{"a prompt PR re-recorded with a regressing policy", pr("pr-careless", "team/searchbench", "dev"), want{
 			gate: 1, shards: 0, first: "### searchbench gate: FAIL",
 			summary: []string{"; cases: flows/no-then-go-ahead, routing/", "prompts changed: seed@" + w.base[:7]},
@@ -108,7 +109,13 @@ func TestWorkflowRuns(t *testing.T) {
 	for _, sc := range scenarios {
 		t.Run(sc.name, func(t *testing.T) {
 			r := w.runner(t, sc.ev)
+			if sc.want.bench {
+				delete(r.skip, "bench")
+			}
 			jobs := r.run()
+			if sc.want.bench {
+				checkBench(t, jobs["bench"])
+			}
 			worst := 0
 			for _, s := range jobs["shard"] {
 				worst = max(worst, s.exit)
@@ -174,6 +181,24 @@ func TestWorkflowRuns(t *testing.T) {
 	}
 }
 
+// checkBench checks the bench job's one run: it succeeded and its summary
+// holds benchstat's tables of the base against the pull request.
+func checkBench(t *testing.T, runs []*jobRun) {
+	t.Helper()
+	if len(runs) != 1 || runs[0].skipped {
+		t.Fatalf("the bench job ran %d times (skipped: %v), want once on a pull request", len(runs), len(runs) == 1 && runs[0].skipped)
+	}
+	b := runs[0]
+	if b.exit != 0 {
+		t.Errorf("the bench job exited %d\n%s", b.exit, tail(b.log, 3000))
+	}
+	for _, s := range []string{"### Benchmarks: replay + score, base ", "│  base.txt", "head.txt", "vs base", "allocs/case", "ReplayScore-", "CachedReplayScore-"} {
+		if !strings.Contains(b.summary, s) {
+			t.Errorf("the bench job's summary lacks %q:\n%s", s, tail(b.summary, 2000))
+		}
+	}
+}
+
 // runs joins a job's run: scripts.
 func runs(j *actionlint.Job) string {
 	var b strings.Builder
@@ -212,6 +237,12 @@ func newWorld(t *testing.T) *world {
 	}
 	w.wf, _ = actionlint.Parse(data)
 
+	// The bench job builds benchstat, go.mod's tool, offline: its module
+	// comes into the cache first (from the module proxy when missing).
+	if out, err := exec.Command("go", "-C", repo, "mod", "download", "golang.org/x/perf").CombinedOutput(); err != nil {
+		t.Fatalf("go mod download golang.org/x/perf: %v\n%s", err, out)
+	}
+
 	// The steps' environment: offline Go with the user's caches, git with an
 	// identity, the gh stub first on PATH.
 	stub := filepath.Join(root, "stub")
@@ -221,6 +252,8 @@ func newWorld(t *testing.T) *world {
 	writeGHStub(t, stub)
 	w.env = []string{"PATH=" + stub + string(os.PathListSeparator) + os.Getenv("PATH"), "HOME=" + os.Getenv("HOME"), "TMPDIR=" + os.TempDir(), "CI=true",
 		"GOPROXY=off", "GOTOOLCHAIN=local", "GOFLAGS=-mod=readonly",
+		// The bench job's benchmarks, small: 20 cases, two runs a side.
+		"SEARCHBENCH_BENCH_N=20", "BENCH_COUNT=2", "BENCH_TIME=1x",
 		"GIT_AUTHOR_NAME=t", "GIT_AUTHOR_EMAIL=t@example.invalid", "GIT_COMMITTER_NAME=t", "GIT_COMMITTER_EMAIL=t@example.invalid",
 		vcr.CacheEnv + "=" + filepath.Join(root, "vcr-cache")}
 	for _, k := range []string{"GOCACHE", "GOMODCACHE", "GOPATH", "GOROOT"} {
@@ -290,7 +323,7 @@ func (w *world) sh(t *testing.T, dir, script string) string {
 func (w *world) runner(t *testing.T, ev event) *runner {
 	root := t.TempDir()
 	r := &runner{t: t, wf: w.wf, origin: w.origin, ev: ev, root: root, artifacts: filepath.Join(root, "artifacts"), workspace: filepath.Join(w.root, "workspace"),
-		ghLog: filepath.Join(root, "gh.log"), skip: map[string]string{"test": "make test runs this test"}}
+		ghLog: filepath.Join(root, "gh.log"), skip: map[string]string{"test": "make test runs this test", "bench": "minutes of benchmarks: one scenario runs it"}}
 	r.env = append(append([]string(nil), w.env...), "GH_LOG="+r.ghLog)
 	return r
 }

@@ -66,6 +66,7 @@ func TestWorkflowMatchesDocs(t *testing.T) {
 		`bin/searchbench merge -o "merged/$mode/report.json" --markdown "merged/$mode/report.md" --junit "merged/$mode/junit.xml" --html "merged/$mode/report.html" --gates gates.yaml "$REFERENCE_FLAG" "$(bash .github/scripts/reference.sh "$mode")" shards/shard-"$mode"-*/report.json`,
 		`cat merged/report.md >> "$GITHUB_STEP_SUMMARY"`,
 		"bin/searchbench compare --markdown --allow-subset base-baseline.json merged/model/report.json",
+		`bash .github/scripts/bench.sh "$BASE_SHA" >> "$GITHUB_STEP_SUMMARY"`,
 	} {
 		if !strings.Contains(flat(string(wf)), cmd) && !strings.Contains(flat(strings.ReplaceAll(string(gate), "\\\n", " ")), cmd) {
 			t.Errorf("the workflow does not run %q", cmd)

@@ -63,7 +63,7 @@ func (s Shelf) JudgePath(c *dataset.Case, k int) string {
 func deferred(in *score.Input) []score.Graded {
 	var out []score.Graded
 	for _, g := range score.GradedAnswers(in) {
-		if !grade.Rules(g.Question, score.GoldOf(in.Case), g.Answer).Decided() {
+		if !in.RulesVerdict(g).Decided() {
 			out = append(out, g)
 		}
 	}

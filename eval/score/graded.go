@@ -98,7 +98,7 @@ func (in *Input) Verdict(g Graded) grade.Verdict {
 	if v, ok := in.verdicts[g.Key]; ok {
 		return v
 	}
-	v := grade.Rules(g.Question, GoldOf(in.Case), g.Answer)
+	v := in.RulesVerdict(g)
 	if !v.Decided() {
 		if j, ok := in.Judged[g.Key]; ok {
 			v = j
@@ -108,5 +108,19 @@ func (in *Input) Verdict(g Graded) grade.Verdict {
 		in.verdicts = map[string]grade.Verdict{}
 	}
 	in.verdicts[g.Key] = v
+	return v
+}
+
+// RulesVerdict is the rules' grade of g, memoized per Input: the replay
+// asks it to find the answers the judge must decide, and Verdict again.
+func (in *Input) RulesVerdict(g Graded) grade.Verdict {
+	if v, ok := in.rules[g.Key]; ok {
+		return v
+	}
+	v := grade.Rules(g.Question, GoldOf(in.Case), g.Answer)
+	if in.rules == nil {
+		in.rules = map[string]grade.Verdict{}
+	}
+	in.rules[g.Key] = v
 	return v
 }

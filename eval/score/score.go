@@ -45,6 +45,8 @@ type Input struct {
 	phase2 map[string]*answer.Phase2Report
 	// verdicts memoizes Verdict.
 	verdicts map[string]grade.Verdict
+	// rules memoizes RulesVerdict.
+	rules map[string]grade.Verdict
 }
 
 // CheckPhase2 returns answer.CheckPhase2(msg), parsing each distinct

@@ -8,7 +8,8 @@
 //	orchestrator       the assistant
 //	fixtures, config,  data only (embedded files)
 //	prompts
-//	lib                jsonx, fsutil, textdiff, secret, problem, suggest, golden
+//	lib                jsonx, fsutil, textdiff, secret, problem, suggest, golden,
+//	                   memo, quantity, testenv, visible
 //
 // An import may point down, never up; layers_test.go enforces it.
 package lib

@@ -134,6 +134,10 @@ func TestManifestDecodesAsUnmarshal(t *testing.T) {
 		// Entries alike but for their samples stay apart (the merge of
 		// samples into the compact form once shared them).
 		`{"cases":{"a/x":{"backend":"sim","variant_hash":"h","samples":5},"a/y":{"backend":"sim","variant_hash":"h"}}}`,
+		// Sums: as the recorder writes them (packed apart from the
+		// entry), and otherwise (kept in it, as written).
+		`{"cases":{"a/x":{"backend":"sim","variant_hash":"h","sums":["f0ce9e65b3409a8bb6aeba7ae48d3fd8"]},"a/y":{"backend":"sim","variant_hash":"h","sums":["6af75fd4897b227146fc73f3301f18ff","7c318496c6867d2b3ae8c69fcd0e922d"]},"b/z":{"backend":"sim","variant_hash":"h","sums":[]}}}`,
+		`{"cases":{"a/x":{"backend":"sim","sums":["F0CE9E65B3409A8BB6AEBA7AE48D3FD8"]},"a/y":{"backend":"sim","sums":["6af75fd4897b227146fc73f3301f18ff","not hex"]},"b/z":{"backend":"sim","sums":["abc"]}}}`,
 	}
 	for _, in := range inputs {
 		want := &Manifest{Variant: "shelf", Mode: "m"}
@@ -150,7 +154,7 @@ func TestManifestDecodesAsUnmarshal(t *testing.T) {
 	}
 	// The compact form answers every lookup as the map does.
 	for _, in := range inputs {
-		full, compact := &Manifest{}, &Manifest{index: map[keySum]uint32{}}
+		full, compact := &Manifest{}, &Manifest{index: map[keySum]caseRef{}}
 		if err := decodeManifest(strings.NewReader(in), full); err != nil {
 			t.Fatal(err)
 		}
@@ -163,6 +167,9 @@ func TestManifestDecodesAsUnmarshal(t *testing.T) {
 		for _, k := range []string{"a/x", "a/y", "b/z", "nope"} {
 			fe, fok := full.Entry(k)
 			ce, cok := compact.Entry(k)
+			if len(fe.Sums) == 0 && len(ce.Sums) == 0 {
+				fe.Sums, ce.Sums = nil, nil // absent and [] read alike (Entry.Sum)
+			}
 			if fok != cok || !reflect.DeepEqual(fe, ce) {
 				t.Errorf("%s: Entry(%q) = %+v %v compact, %+v %v full", in, k, ce, cok, fe, fok)
 			}
@@ -170,6 +177,15 @@ func TestManifestDecodesAsUnmarshal(t *testing.T) {
 		if err := (Shelf{Root: t.TempDir()}).Save(compact); err == nil {
 			t.Error("a compact manifest was saved")
 		}
+	}
+	// Cases recorded alike share one entry in the compact form, whatever
+	// their sums.
+	compact := &Manifest{index: map[keySum]caseRef{}}
+	if err := decodeManifest(strings.NewReader(inputs[5]), compact); err != nil {
+		t.Fatal(err)
+	}
+	if len(compact.entries) != 1 || len(compact.sums) != 3*16 {
+		t.Errorf("three cases alike but for their sums: %d entries, %d bytes of sums; want 1 and 48", len(compact.entries), len(compact.sums))
 	}
 	m := &Manifest{}
 	decodeManifest(strings.NewReader(inputs[0]), m)

@@ -118,7 +118,7 @@ func (m *Manifest) apply(l journalLine) {
 	}
 	if m.index != nil {
 		m.entries = append(m.entries, *l.Entry)
-		m.index[sumKey(l.Case)] = uint32(len(m.entries) - 1)
+		m.index[sumKey(l.Case)] = caseRef{entry: uint32(len(m.entries) - 1)} // its sums stay in the entry
 		delete(m.pendingSum, sumKey(l.Case))
 		return
 	}

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -137,9 +138,20 @@ type Manifest struct {
 	pendingSum map[keySum]struct{} // the same, compact
 
 	// A compact manifest (LoadManifestCompact) is read-only: it keeps each
-	// distinct entry once, indexed by a hash of the case key.
-	index   map[keySum]uint32
+	// distinct entry once, without its sums, indexed by a hash of the case
+	// key; each case's sums are 16 raw bytes each in sums. (Kept in the
+	// entries, the sums made every entry distinct: 100 bytes and a map per
+	// case, the one part of a replay's heap that grew with the cases.)
+	index   map[keySum]caseRef
 	entries []Entry
+	sums    []byte
+}
+
+// caseRef is a case of a compact manifest: its entry, and its sums
+// (entry.Sums when n is 0), from sums[at*16].
+type caseRef struct {
+	entry, at uint32
+	n         uint32
 }
 
 // keySum is a case key's sha256, shortened: 128 bits make a collision
@@ -157,11 +169,37 @@ func (m *Manifest) Entry(key string) (Entry, bool) {
 		e, ok := m.Cases[key]
 		return e, ok
 	}
-	i, ok := m.index[sumKey(key)]
+	r, ok := m.index[sumKey(key)]
 	if !ok {
 		return Entry{}, false
 	}
-	return m.entries[i], true
+	e := m.entries[r.entry]
+	if r.n > 0 {
+		e.Sums = make([]string, r.n)
+		for i := range e.Sums {
+			at := int(r.at+uint32(i)) * 16
+			e.Sums[i] = hex.EncodeToString(m.sums[at : at+16])
+		}
+	}
+	return e, true
+}
+
+// packSums moves e's sums into m.sums when each is 32 lower-case hex
+// digits, as the recorder writes them, and returns where they are; a sum
+// written otherwise stays in e.
+func (m *Manifest) packSums(e *Entry) (at, n uint32) {
+	start := len(m.sums)
+	for _, s := range e.Sums {
+		b, err := hex.AppendDecode(m.sums, []byte(s))
+		if len(s) != 32 || err != nil || strings.ToLower(s) != s {
+			m.sums = m.sums[:start] // left as written, in the entry
+			return 0, 0
+		}
+		m.sums = b
+	}
+	at, n = uint32(start/16), uint32(len(e.Sums))
+	e.Sums = nil
+	return at, n
 }
 
 // Entry is how one cassette was recorded.
@@ -234,7 +272,7 @@ func (s Shelf) LoadManifestCompact() (*Manifest, error) { return s.loadManifest(
 func (s Shelf) loadManifest(compact bool) (*Manifest, error) {
 	m := &Manifest{Variant: s.Variant, Mode: s.Mode, Cases: map[string]Entry{}}
 	if compact {
-		m.index = map[keySum]uint32{}
+		m.index = map[keySum]caseRef{}
 	}
 	f, err := os.Open(s.ManifestPath())
 	switch {
@@ -323,6 +361,10 @@ func decodeEntries(dec *json.Decoder, m *Manifest) error {
 		if err := dec.Decode(&e); err != nil {
 			return err
 		}
+		var at, n uint32
+		if m.index != nil {
+			at, n = m.packSums(&e)
+		}
 		// Entries are shared by their whole content: its JSON (map keys
 		// sorted), so a field added to Entry is never left out of the key.
 		key.Reset()
@@ -339,7 +381,7 @@ func decodeEntries(dec *json.Decoder, m *Manifest) error {
 				m.entries = append(m.entries, e)
 				seen[key.String()] = i
 			}
-			m.index[sumKey(k)] = uint32(i)
+			m.index[sumKey(k)] = caseRef{entry: uint32(i), at: at, n: n}
 			continue
 		}
 		if i, ok := seen[key.String()]; ok {

@@ -65,7 +65,7 @@ unit: $(TESTSUM)
 # guard: the performance guards (eval/synth/guard_test.go), which timings
 # on a shared machine cannot fool: the allocations per case of a replay of
 # the 1,000-case synthetic set against the committed figure
-# (eval/synth/testdata/guard.json, +10 per case), and (slow) the live heap
+# (eval/synth/testdata/guard.json, +5 per case), and (slow) the live heap
 # and the peak RSS of a 10,000-case replay against a 1,000-case one.
 # Built without the race detector, which changes what allocates. The sets
 # are generated once and cached under $$TMPDIR/searchbench-synth, as make

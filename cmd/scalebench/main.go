@@ -19,6 +19,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"os/exec"
 	"os/signal"
@@ -364,7 +365,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 // published in issue 16 is shown for reference and the target reads "not
 // measured": a stale figure from elsewhere never turns into a "yes".
 func promptfooTarget(n int, sb, pfWall, pfWriteWall time.Duration) (what, got, met string) {
-	what = fmt.Sprintf("≥ 25× promptfoo's wall per case at %s cases", thousands(n))
+	what = fmt.Sprintf("≥ %d× promptfoo's wall per case at %s cases", promptfooRatio, thousands(n))
 	if sb <= 0 {
 		return what, "searchbench not timed", "**no**"
 	}
@@ -378,16 +379,22 @@ func promptfooTarget(n int, sb, pfWall, pfWriteWall time.Duration) (what, got, m
 		return what, got + "), which an idle machine here does not reproduce", "not measured"
 	}
 	r := float64(pfWall) / float64(sb)
-	got = fmt.Sprintf("%.1f× (searchbench %.2f s; promptfoo %.1f s, --no-write)", r, sb.Seconds(), pfWall.Seconds())
+	// Cut, not rounded, so that 9.99× never reads as the 10× it misses.
+	got = fmt.Sprintf("%.1f× (searchbench %.2f s; promptfoo %.1f s, --no-write)", math.Floor(r*10)/10, sb.Seconds(), pfWall.Seconds())
 	if pfWriteWall > 0 {
 		got += fmt.Sprintf("; %.1f× against promptfoo writing its results (%.1f s)", float64(pfWriteWall)/float64(sb), pfWriteWall.Seconds())
 	}
 	met = "**no**"
-	if r >= 25 {
+	if r >= promptfooRatio {
 		met = "yes"
 	}
 	return what, got, met
 }
+
+// promptfooRatio is the wall-time ratio to promptfoo the project aims at
+// (issue 40). Issue 16 asked 25× of a figure an idle machine here did not
+// reproduce (docs/performance.md).
+const promptfooRatio = 10
 
 // compareBaseline builds the synthetic benchmarks of the baseline tree and
 // of this one, and measures, alternately three times each, the CPU time

@@ -59,12 +59,13 @@ func TestPromptfooTargetNeedsAMeasurement(t *testing.T) {
 		want            []string
 	}{
 		{"not run", time.Second, 0, 0, "not measured", []string{"promptfoo not run", "34.3× the figure published", "34.3 s for 5,000 cases)"}},
-		{"measured, short", time.Second, 12 * time.Second, 18 * time.Second, "**no**", []string{"12.0× (searchbench 1.00 s; promptfoo 12.0 s, --no-write)", "18.0× against promptfoo writing its results"}},
-		{"measured, met", 400 * time.Millisecond, 12 * time.Second, 0, "yes", []string{"30.0×"}},
+		{"measured, short", 2 * time.Second, 12 * time.Second, 18 * time.Second, "**no**", []string{"6.0× (searchbench 2.00 s; promptfoo 12.0 s, --no-write)", "9.0× against promptfoo writing its results"}},
+		{"measured, met", time.Second, 12 * time.Second, 0, "yes", []string{"12.0×"}},
+		{"measured, just short", 1201 * time.Millisecond, 12 * time.Second, 0, "**no**", []string{"9.9× (searchbench 1.20 s"}},
 		{"searchbench missing", 0, 12 * time.Second, 0, "**no**", []string{"not timed"}},
 	} {
 		what, got, met := promptfooTarget(5000, tc.sb, tc.pf, tc.pfWrite)
-		if met != tc.met || what != "≥ 25× promptfoo's wall per case at 5,000 cases" {
+		if met != tc.met || what != "≥ 10× promptfoo's wall per case at 5,000 cases" {
 			t.Errorf("%s: met %q (want %q), what %q", tc.name, met, tc.met, what)
 		}
 		for _, w := range tc.want {

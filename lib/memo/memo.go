@@ -20,7 +20,34 @@ type Map[K comparable, V any] struct {
 
 // New returns a memo holding at most n answers (at least one).
 func New[K comparable, V any](n int) *Map[K, V] {
-	return &Map[K, V]{max: max(n, 1)}
+	m := &Map[K, V]{max: max(n, 1)}
+	registry.Lock()
+	registry.all = append(registry.all, m)
+	registry.Unlock()
+	return m
+}
+
+// registry is every memo New made, for ResetAll.
+var registry struct {
+	sync.Mutex
+	all []interface{ reset() }
+}
+
+// ResetAll empties every memo. A measurement of what a run holds beside
+// its caches (the heap guard) calls it; memos are bounded, so what they
+// hold is no per-case state.
+func ResetAll() {
+	registry.Lock()
+	defer registry.Unlock()
+	for _, m := range registry.all {
+		m.reset()
+	}
+}
+
+func (c *Map[K, V]) reset() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.m = nil
 }
 
 // Get returns the answer kept for k.

@@ -58,3 +58,16 @@ func TestMapConcurrent(t *testing.T) {
 	}
 	wg.Wait()
 }
+
+func TestResetAll(t *testing.T) {
+	a, b := New[int, int](4), New[string, int](4)
+	a.Put(1, 1)
+	b.Put("x", 2)
+	ResetAll()
+	if a.Len() != 0 || b.Len() != 0 {
+		t.Errorf("after ResetAll: %d and %d answers kept", a.Len(), b.Len())
+	}
+	if got := a.Do(1, func(k int) int { return k + 1 }); got != 2 {
+		t.Errorf("Do after ResetAll = %d, want it computed afresh (2)", got)
+	}
+}

@@ -21,11 +21,13 @@ count=${BENCH_COUNT:-6}
 benchtime=${BENCH_TIME:-3x}
 pattern='^Benchmark(ReplayScore|CachedReplayScore|DecodeFloor|CachedFloor)$'
 
+repo=$PWD
 work=$(mktemp -d)
 cleanup() {
+	cd "$repo" || return 0 # the summary is written; cleaning up never fails the job
 	git worktree remove --force "$work/base" >/dev/null 2>&1 || true
 	rm -rf "$work"
-	git worktree prune
+	git worktree prune || true
 }
 trap cleanup EXIT
 trap 'exit 130' INT

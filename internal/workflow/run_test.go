@@ -192,7 +192,7 @@ func checkBench(t *testing.T, runs []*jobRun) {
 	if b.exit != 0 {
 		t.Errorf("the bench job exited %d\n%s", b.exit, tail(b.log, 3000))
 	}
-	for _, s := range []string{"### Benchmarks: replay + score, base ", "│  base.txt", "head.txt", "vs base", "allocs/case", "ReplayScore-", "CachedReplayScore-"} {
+	for _, s := range []string{"### Benchmarks: replay + score, base ", "base.txt", "head.txt", "vs base", "allocs/case", "ReplayScore-", "CachedReplayScore-"} {
 		if !strings.Contains(b.summary, s) {
 			t.Errorf("the bench job's summary lacks %q:\n%s", s, tail(b.summary, 2000))
 		}

@@ -72,7 +72,7 @@ func TestWorkflowRuns(t *testing.T) {
 		{"a PR that changes no prompt", pr("pr-docs", "team/searchbench", "dev"), want{
 			gate: 0, shards: 0, first: "### searchbench gate: PASS",
 			summary: []string{"compared with " + w.base[:7], "mode `structured`"},
-			comment: []string{"gate: PASS", "(mode model)", "(mode structured)", "This pull request against its base"}, junit: true, bench: true}},
+			comment: []string{"gate: PASS", "(mode model)", "(mode structured)", "This pull request against its base"}, junit: true}},
 		{"a prompt PR re-recorded with a regressing policy", pr("pr-careless", "team/searchbench", "dev"), want{
 			gate: 1, shards: 0, first: "### searchbench gate: FAIL",
 			summary: []string{"; cases: flows/no-then-go-ahead, routing/", "prompts changed: seed@" + w.base[:7]},

@@ -10,6 +10,7 @@ import (
 	"io"
 	"iter"
 	"os"
+	"runtime"
 
 	"go.yaml.in/yaml/v3"
 )
@@ -296,20 +297,21 @@ func (s *streamer) run() (*Dataset, []Problem, error) {
 		seen = map[[16]byte]int{}
 	}
 
-	// The entries.
+	// The entries. Each is decoded and checked on a worker of a small pool
+	// (decoding the YAML is most of the pass's time); the results are taken
+	// in file order, and ids, counts and problems go in that order as they
+	// did one at a time.
 	col := -1
 	var chunk bytes.Buffer
 	start := 0
-	flush := func() error {
-		if chunk.Len() == 0 {
-			return nil
+	dec := newDecoders(s.path, ds)
+	defer dec.close()
+	take := func(r decoded) error {
+		if r.err != nil {
+			return r.err
 		}
-		n, err := decodeItem(chunk.Bytes(), start-1)
-		chunk.Reset()
-		if err != nil {
-			return err
-		}
-		c := p.parseCase(ds, n)
+		p.problems = append(p.problems, r.problems...)
+		c := r.c
 		if c == nil {
 			return nil
 		}
@@ -318,7 +320,7 @@ func (s *streamer) run() (*Dataset, []Problem, error) {
 			sum := sha256.Sum256([]byte(c.ID))
 			k := [16]byte(sum[:16])
 			if line, dup := seen[k]; dup {
-				p.add(n, c.ID, fmt.Sprintf("duplicate id (first used at line %d)", line))
+				p.add(r.n, c.ID, fmt.Sprintf("duplicate id (first used at line %d)", line))
 			} else {
 				seen[k] = c.Line
 			}
@@ -329,6 +331,25 @@ func (s *streamer) run() (*Dataset, []Problem, error) {
 		s.handed++
 		if !s.each(c) {
 			s.stopped = true
+		}
+		return nil
+	}
+	flush := func() error {
+		if chunk.Len() == 0 {
+			return nil
+		}
+		r, ok := dec.add(bytes.Clone(chunk.Bytes()), start-1)
+		chunk.Reset()
+		if !ok {
+			return nil
+		}
+		return take(r)
+	}
+	drain := func() error {
+		for r := range dec.rest() {
+			if err := take(r); err != nil || s.stopped {
+				return err
+			}
 		}
 		return nil
 	}
@@ -390,6 +411,12 @@ func (s *streamer) run() (*Dataset, []Problem, error) {
 	if err := flush(); err != nil {
 		return nil, nil, err
 	}
+	if err := drain(); err != nil {
+		return nil, nil, err
+	}
+	if s.stopped {
+		return ds, nil, nil
+	}
 
 	// The header again, with its tail, validated as the whole-file decoder
 	// does; its problems come before the cases'.
@@ -432,6 +459,86 @@ func isCasesKey(l []byte) bool {
 	rest = bytes.TrimSpace(rest)
 	return len(rest) == 0 || rest[0] == '#'
 }
+
+// decoded is one entry, decoded and checked: its node, its case (nil when
+// it is no case), the problems found, or errWhole.
+type decoded struct {
+	n        *yaml.Node
+	c        *Case
+	problems []Problem
+	err      error
+}
+
+// decoders decode a file's entries on a pool of goroutines and hand the
+// results back in the order the entries were added. At most window entries
+// are in flight, so memory holds a few cases whatever the file's size.
+type decoders struct {
+	path  string
+	ds    *Dataset
+	work  chan job
+	queue []chan decoded // the entries in flight, oldest first
+	max   int
+}
+
+type job struct {
+	b      []byte
+	offset int
+	out    chan decoded
+}
+
+func newDecoders(path string, ds *Dataset) *decoders {
+	n := runtime.GOMAXPROCS(0)
+	d := &decoders{path: path, ds: ds, work: make(chan job), max: 4 * n}
+	for range n {
+		go func() {
+			for j := range d.work {
+				j.out <- d.decode(j.b, j.offset)
+			}
+		}()
+	}
+	return d
+}
+
+func (d *decoders) decode(b []byte, offset int) decoded {
+	n, err := decodeItem(b, offset)
+	if err != nil {
+		return decoded{err: err}
+	}
+	p := &parser{file: d.path}
+	c := p.parseCase(d.ds, n)
+	return decoded{n: n, c: c, problems: p.problems}
+}
+
+// add queues the entry b (its lines, indented as in the file; offset moves
+// its line numbers to the file's). When the queue is full it returns the
+// oldest entry's result, and true.
+func (d *decoders) add(b []byte, offset int) (decoded, bool) {
+	out := make(chan decoded, 1) // a worker never waits on a reader that has left
+	d.work <- job{b: b, offset: offset, out: out}
+	d.queue = append(d.queue, out)
+	if len(d.queue) < d.max {
+		return decoded{}, false
+	}
+	head := d.queue[0]
+	d.queue = d.queue[1:]
+	return <-head, true
+}
+
+// rest returns the results still in flight, in order.
+func (d *decoders) rest() iter.Seq[decoded] {
+	return func(yield func(decoded) bool) {
+		for len(d.queue) > 0 {
+			head := d.queue[0]
+			d.queue = d.queue[1:]
+			if !yield(<-head) {
+				return
+			}
+		}
+	}
+}
+
+// close stops the workers; results still in flight are dropped.
+func (d *decoders) close() { close(d.work) }
 
 // decodeItem decodes one sequence entry (its lines, indented as in the
 // file) into its node, with line numbers moved by offset to the file's.

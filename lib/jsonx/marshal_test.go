@@ -43,3 +43,29 @@ func TestMarshalArraysWritesNoNullList(t *testing.T) {
 		t.Error("Marshal writes no null either: the test proves nothing")
 	}
 }
+
+// TestMarshalArraysRecursiveType: a type that holds itself is planned once
+// and emptied at every depth; a list with nothing to empty is written as it
+// is.
+func TestMarshalArraysRecursiveType(t *testing.T) {
+	type node struct {
+		Kids  []*node        `json:"kids"`
+		Name  string         `json:"name"`
+		Words []string       `json:"words"`
+		Next  map[string]any `json:"next"`
+	}
+	v := node{Kids: []*node{{Name: "a", Next: map[string]any{"b": node{}}}}, Words: []string{"x"}}
+	for range 2 { // the second time from the cached plan
+		got, err := MarshalArrays(v)
+		if err != nil {
+			t.Fatal(err)
+		}
+		const want = `{"kids":[{"kids":[],"name":"a","words":[],"next":{"b":{"kids":[],"name":"","words":[],"next":{}}}}],"name":"","words":["x"],"next":{}}`
+		if string(got) != want {
+			t.Errorf("MarshalArrays:\n got %s\nwant %s", got, want)
+		}
+	}
+	if v.Kids[0].Kids != nil || v.Next != nil {
+		t.Errorf("MarshalArrays changed its argument: %+v", v)
+	}
+}

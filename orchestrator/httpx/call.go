@@ -44,12 +44,44 @@ var ErrTruncatedBody = errors.New("response body cut short: its JSON ends before
 // ends inside it.
 func truncatedJSON(body []byte) bool {
 	b := bytes.TrimSpace(body)
-	if len(b) == 0 || b[0] != '{' && b[0] != '[' || json.Valid(b) {
+	if len(b) == 0 || b[0] != '{' && b[0] != '[' || closed(b) {
 		return false
 	}
 	var v json.RawMessage
 	err := json.NewDecoder(bytes.NewReader(b)).Decode(&v)
 	return errors.Is(err, io.ErrUnexpectedEOF)
+}
+
+// closed reports whether b, counted as JSON's brackets outside strings,
+// ends with every bracket and string closed. A body cut inside its first
+// value always ends inside a string or a bracket, so a closed body is never
+// truncated: the decoder is asked only of bodies that end open. This byte
+// loop replaces json.Valid on every answer, which took over a quarter of a call's
+// CPU in a replay (the caller decodes the body anyway).
+func closed(b []byte) bool {
+	depth := 0
+	in := false
+	for i := 0; i < len(b); i++ {
+		c := b[i]
+		if in {
+			switch c {
+			case '\\':
+				i++
+			case '"':
+				in = false
+			}
+			continue
+		}
+		switch c {
+		case '"':
+			in = true
+		case '{', '[':
+			depth++
+		case '}', ']':
+			depth--
+		}
+	}
+	return depth == 0 && !in
 }
 
 // errorBody reports whether a 2xx JSON body is an error rather than an

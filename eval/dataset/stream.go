@@ -470,7 +470,7 @@ type decoded struct {
 }
 
 // decoders decode a file's entries on a pool of goroutines and hand the
-// results back in the order the entries were added. At most window entries
+// results back in the order the entries were added. At most max entries
 // are in flight, so memory holds a few cases whatever the file's size.
 type decoders struct {
 	path  string

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/searchbench/searchbench/lib/memo"
 	"github.com/searchbench/searchbench/lib/quantity"
 )
 
@@ -190,10 +191,20 @@ type analysed struct {
 	claims []quantity.Value
 }
 
+// findMemo keeps the values of the texts the rules read (the answers, the
+// questions, the gold answers), per process and within a bound: the same
+// texts come back in every sample of a case and across cases with the same
+// gold answers, and reading them was most of the rules' time. What it keeps
+// is shared: no caller modifies a slice find returns (withGoldUnit makes a
+// new one).
+var findMemo = memo.New[string, []quantity.Value](2048)
+
+func find(text string) []quantity.Value { return findMemo.Do(text, quantity.Find) }
+
 func analyse(text, question string, golds []string) analysed {
 	t := tokens(text)
-	a := analysed{text: text, toks: t, content: content(t), values: withGoldUnit(text, quantity.Find(text), golds)}
-	qvs := quantity.Find(question)
+	a := analysed{text: text, toks: t, content: content(t), values: withGoldUnit(text, find(text), golds)}
+	qvs := find(question)
 	for _, v := range a.values {
 		stated := slices.ContainsFunc(qvs, func(q quantity.Value) bool {
 			return class(q) == class(v) && quantity.Compare(v, q) == quantity.Agree
@@ -273,7 +284,7 @@ func valueOnlyText(g string) bool {
 // goldValue is the one value a gold answer holds ("775 rooms" is 775),
 // when it holds exactly one.
 func goldValue(g string) (quantity.Value, bool) {
-	vs := quantity.Find(g)
+	vs := find(g)
 	if len(vs) != 1 {
 		return quantity.Value{}, false
 	}

@@ -23,11 +23,15 @@ pattern='^Benchmark(ReplayScore|CachedReplayScore|DecodeFloor|CachedFloor)$'
 
 repo=$PWD
 work=$(mktemp -d)
+# Cleaning up never changes the script's exit status (the summary is written
+# by then) and needs no working folder of its own.
 cleanup() {
-	cd "$repo" || return 0 # the summary is written; cleaning up never fails the job
-	git worktree remove --force "$work/base" >/dev/null 2>&1 || true
-	rm -rf "$work"
-	git worktree prune || true
+	local status=$?
+	cd /
+	git -C "$repo" worktree remove --force "$work/base" >/dev/null 2>&1 || true
+	rm -rf "$work" || true
+	git -C "$repo" worktree prune >/dev/null 2>&1 || true
+	exit "$status"
 }
 trap cleanup EXIT
 trap 'exit 130' INT

@@ -36,6 +36,44 @@ func TestWorking(t *testing.T) {
 	}
 }
 
+// TestKeyCoversWhatTestsRun: a change to a page or a test reuses the tree;
+// a change to the code or to a script a test runs from the tree (the
+// workflow's, CI's) builds another.
+func TestKeyCoversWhatTestsRun(t *testing.T) {
+	dir := t.TempDir()
+	files := map[string]string{}
+	for _, n := range []string{"README.md", "eval/gate/gate_test.go", "eval/gate/gate.go", ".github/scripts/bench.sh", ".github/workflows/searchbench.yml", ".ci/run"} {
+		p := filepath.Join(dir, filepath.FromSlash(n))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte("v1\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		files[n] = p
+	}
+	base, err := key(files)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for n, p := range files {
+		if err := os.WriteFile(p, []byte("v2\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		k, err := key(files)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte("v1\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		reused := strings.HasSuffix(n, ".md") || strings.HasSuffix(n, "_test.go")
+		if (k == base) != reused {
+			t.Errorf("a change to %s: key changed %v, want %v", n, k != base, !reused)
+		}
+	}
+}
+
 // The tree takes the pinned data, never the root's working data.
 func TestFilesTakeThePinnedData(t *testing.T) {
 	testenv.Tool(t, "", "git", "git")

@@ -72,7 +72,7 @@ func TestWorkflowRuns(t *testing.T) {
 		{"a PR that changes no prompt", pr("pr-docs", "team/searchbench", "dev"), want{
 			gate: 0, shards: 0, first: "### searchbench gate: PASS",
 			summary: []string{"compared with " + w.base[:7], "mode `structured`"},
-			comment: []string{"gate: PASS", "(mode model)", "(mode structured)", "This pull request against its base"}, junit: true}},
+			comment: []string{"gate: PASS", "(mode model)", "(mode structured)", "This pull request against its base"}, junit: true, bench: true}},
 		{"a prompt PR re-recorded with a regressing policy", pr("pr-careless", "team/searchbench", "dev"), want{
 			gate: 1, shards: 0, first: "### searchbench gate: FAIL",
 			summary: []string{"; cases: flows/no-then-go-ahead, routing/", "prompts changed: seed@" + w.base[:7]},
@@ -190,7 +190,7 @@ func checkBench(t *testing.T, runs []*jobRun) {
 	}
 	b := runs[0]
 	if b.exit != 0 {
-		t.Errorf("the bench job exited %d\n%s", b.exit, tail(b.log, 3000))
+		t.Errorf("the bench job exited %d\n%s", b.exit, tail(b.log, 12000))
 	}
 	for _, s := range []string{"### Benchmarks: replay + score, base ", "base.txt", "head.txt", "vs base", "allocs/case", "ReplayScore-", "CachedReplayScore-"} {
 		if !strings.Contains(b.summary, s) {

@@ -166,7 +166,7 @@ func threshold(text string, v quantity.Value) (int, string) {
 	if m := thresholdBeforeRE.FindStringSubmatch(before); m != nil {
 		return thresholdDir(strings.ToLower(m[1]) != "", strings.ToLower(m[2]))
 	}
-	if m := thresholdAfterRE.FindStringSubmatch(text[v.End:]); m != nil {
+	if m := thresholdAfterRE.FindStringSubmatch(quantity.After(text, v.End)); m != nil {
 		return thresholdDir(m[1] != "", strings.ToLower(m[2]))
 	}
 	switch v.Bound {
@@ -220,7 +220,7 @@ func (g *grounded) withMarks(r trace.Retrieved) srcValues {
 		v := &sv.vals[i]
 		if v.Kind != quantity.Date {
 			v.dir, _ = threshold(sv.text, v.Value)
-			v.target = targetAfterRE.MatchString(sv.text[v.End:]) || targetBeforeRE.MatchString(sv.text[max(0, v.Start-30):v.Start])
+			v.target = targetAfterRE.MatchString(quantity.After(sv.text, v.End)) || targetBeforeRE.MatchString(sv.text[max(0, v.Start-30):v.Start])
 		}
 	}
 	sv.marked = true

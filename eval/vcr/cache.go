@@ -169,11 +169,11 @@ func (c *Cache) entryPath(sum [sha256.Size]byte) string {
 
 // load returns the interactions of the cassette whose YAML is data: from
 // the entry when a valid one exists, else decoded from data (and stored).
-func (c *Cache) load(name string, data []byte) ([]interaction, error) {
+// sum is data's sha256.
+func (c *Cache) load(name string, data []byte, sum [sha256.Size]byte) ([]interaction, error) {
 	if c == nil || c.off.Load() {
 		return decodeYAML(name, data)
 	}
-	sum := sha256.Sum256(data)
 	path := c.entryPath(sum)
 	buf := readBuffers.Get().(*[]byte)
 	defer readBuffers.Put(buf)

@@ -448,3 +448,29 @@ func isPunct(r rune) bool {
 	}
 	return strings.ContainsRune("–—‘’“”«»…·•", r)
 }
+
+// reach is how far after a value a phrase about it is read ("… target was
+// met", "to the dollar", "in five"): a phrase starting farther away is
+// not about the value.
+const reach = 256
+
+// After is the text after byte i that a phrase about the value ending at i
+// can reach: at most 256 bytes, carried on to the next ASCII space so that
+// a word is never cut (a `\b` at its end reads as in the whole text). A
+// regular expression anchored at its start then costs the phrase, not the
+// rest of the text: Go's backtracker clears memory in proportion to the
+// length of its input.
+func After(text string, i int) string {
+	end := i + reach
+	if end >= len(text) {
+		return text[i:]
+	}
+	for end < len(text) {
+		switch text[end] {
+		case ' ', '\t', '\n', '\r', '\f', '\v':
+			return text[i:end]
+		}
+		end++
+	}
+	return text[i:]
+}

@@ -210,3 +210,31 @@ func FuzzFind(f *testing.F) {
 		}
 	})
 }
+
+func TestAfter(t *testing.T) {
+	long := strings.Repeat("word ", 100) // 500 bytes
+	for _, tc := range []struct {
+		name, text string
+		i          int
+		want       string
+	}{
+		{"short text: all of the rest", "5% target was met.", 2, " target was met."},
+		{"at the end", "5%", 2, ""},
+		{"cut at the next space", "5%" + long, 2, long[:259]}, // "… word" ends at 259
+		{"a word is never cut", "5%" + strings.Repeat("x", 300) + " tail", 2, strings.Repeat("x", 300)},
+		{"no space after the reach", "5%" + strings.Repeat("x", 300), 2, strings.Repeat("x", 300)},
+	} {
+		if got := After(tc.text, tc.i); got != tc.want {
+			t.Errorf("%s: After = %q (%d bytes), want %q (%d bytes)", tc.name, got, len(got), tc.want, len(tc.want))
+		}
+	}
+	// The phrase after a value in a long text reads as in the whole text.
+	text := "The 50% target was met " + long
+	vs := Find(text)
+	if len(vs) == 0 {
+		t.Fatalf("Find(%q) found nothing", text[:30])
+	}
+	if got := After(text, vs[0].End); !strings.HasPrefix(got, " target was met ") || len(got) > 260 {
+		t.Errorf("After = %q", got)
+	}
+}

@@ -126,7 +126,7 @@ func RatesOf(text string, vs []Value) []Rate {
 			out = append(out, Rate{From: v.Currency, To: w.Currency, Factor: w.Num / v.Num, Text: text[v.Start:w.End]})
 			continue
 		}
-		if m := rateBaseRE.FindStringSubmatchIndex(text[v.End:]); m != nil {
+		if m := rateBaseRE.FindStringSubmatchIndex(After(text, v.End)); m != nil {
 			base := baseCurrency(text[v.End+m[2] : v.End+m[3]])
 			if base != "" && base != v.Currency {
 				out = append(out, Rate{From: base, To: v.Currency, Factor: v.Num, Text: text[v.Start : v.End+m[1]]})

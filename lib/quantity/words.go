@@ -177,7 +177,7 @@ func readWords(text string, toks []wordTok) (Value, int) {
 	}
 	// "one in five", "nine out of ten": a ratio.
 	if !fraction && !ordinal && val >= 1 && val == math.Trunc(val) {
-		if m := oneInRE.FindStringSubmatchIndex(text[v.End:]); m != nil {
+		if m := oneInRE.FindStringSubmatchIndex(After(text, v.End)); m != nil {
 			var den Value
 			n := 0
 			if dt := wordToks(text, v.End+m[2]); len(dt) > 0 {

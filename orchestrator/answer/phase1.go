@@ -25,6 +25,26 @@ var (
 	toolNames = regexp.MustCompile(`(?i)\b(?:tavily|exa)(?:_[a-z0-9_]*)?\b`)
 )
 
+// mayNameTool reports whether line holds "tavily" or "exa" in any case,
+// which toolNames needs: most lines hold neither, and this is cheaper than
+// the expression. ASCII folding is exact here: no letter of the two words
+// has a non-ASCII case fold (as "s" has "ſ" and "k" has the Kelvin sign).
+func mayNameTool(line string) bool {
+	for i := 0; i+3 <= len(line); i++ {
+		switch line[i] | 0x20 {
+		case 'e':
+			if line[i+1]|0x20 == 'x' && line[i+2]|0x20 == 'a' {
+				return true
+			}
+		case 't':
+			if i+6 <= len(line) && strings.EqualFold(line[i:i+6], "tavily") {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // CheckPhase1 checks a Phase 1 message: the header line first, then 1–5
 // short paragraphs or a compact list (one blank line after the header is
 // allowed), one blank line, and the consent question as the last line (one
@@ -114,6 +134,9 @@ func CheckPhase1(msg string) []Finding {
 	fs = append(fs, checkBody(body, h+1, prefix)...)
 
 	for i, l := range ls {
+		if !mayNameTool(l.text) {
+			continue
+		}
 		if names := toolNames.FindAllString(l.text, -1); len(names) > 0 {
 			fs = append(fs, finding("tools.mentioned", lineNo(i),
 				fmt.Sprintf("Phase 1 names %s; say \"search the web\" or \"look it up\" instead", strings.Join(names, ", "))))

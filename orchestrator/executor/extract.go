@@ -109,7 +109,15 @@ func (p *Parser) Constraint(mode string) (Constraint, error) {
 func (p *Parser) Extract(m Message) Result {
 	fields := p.fields(m)
 	res := Result{Field: fields[0], Tried: []string{}, Read: fields}
-	answer := isAnswer(m.Reasoning) || isAnswer(m.Content)
+	// Whether the message is an answer matters to the fuzzy strategy only,
+	// and reading it costs a scan of both fields: it is read when needed.
+	var isAns, known bool
+	answer := func() bool {
+		if !known {
+			isAns, known = isAnswer(m.Reasoning) || isAnswer(m.Content), true
+		}
+		return isAns
+	}
 	for _, s := range []string{p.cfg.Strategy, p.cfg.FallbackStrategy} {
 		if s == "" {
 			continue
@@ -152,7 +160,7 @@ func (p *Parser) ParseText(strategy, text string) (Result, error) {
 		return Result{}, err
 	}
 	res := Result{Tried: []string{strategy}}
-	if out := p.run(strategy, text, isAnswer(text)); out.matched {
+	if out := p.run(strategy, text, func() bool { return isAnswer(text) }); out.matched {
 		res.Strategy, res.Form = strategy, out.form
 		res.Calls, res.Done, res.Findings = out.calls, out.done, out.findings
 	}
@@ -164,9 +172,9 @@ func (p *Parser) ParseText(strategy, text string) (Result, error) {
 // recognised first, whatever the strategy: it is the model's own format;
 // then the other open models' formats (parseNative).
 //
-// answer says the message is an answer (isAnswer, in either field): the
-// fuzzy patterns never read calls into one.
-func (p *Parser) run(strategy, text string, answer bool) parsed {
+// answer says whether the message is an answer (isAnswer, in either
+// field): the fuzzy patterns never read calls into one.
+func (p *Parser) run(strategy, text string, answer func() bool) parsed {
 	if h := parseHarmony(text, strategy); h.matched {
 		return h
 	}
@@ -181,7 +189,7 @@ func (p *Parser) run(strategy, text string, answer bool) parsed {
 	case Markers:
 		return parseMarkers(text)
 	case Fuzzy:
-		if answer {
+		if answer() {
 			return parsed{}
 		}
 		return parseFuzzy(text)

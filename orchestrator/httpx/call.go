@@ -60,28 +60,36 @@ func truncatedJSON(body []byte) bool {
 // CPU in a replay (the caller decodes the body anyway).
 func closed(b []byte) bool {
 	depth := 0
-	in := false
 	for i := 0; i < len(b); i++ {
-		c := b[i]
-		if in {
-			switch c {
-			case '\\':
-				i++
-			case '"':
-				in = false
-			}
-			continue
-		}
-		switch c {
+		switch b[i] {
 		case '"':
-			in = true
+			// Most of a body is inside strings: jump to the quote that
+			// closes this one (IndexByte is vectorised), the first one
+			// after an even number of backslashes.
+			j := i + 1
+			for {
+				k := bytes.IndexByte(b[j:], '"')
+				if k < 0 {
+					return false // ends inside a string
+				}
+				j += k
+				n := 0
+				for p := j - 1; p > i && b[p] == '\\'; p-- {
+					n++
+				}
+				if n%2 == 0 {
+					break
+				}
+				j++
+			}
+			i = j
 		case '{', '[':
 			depth++
 		case '}', ']':
 			depth--
 		}
 	}
-	return depth == 0 && !in
+	return depth == 0
 }
 
 // errorBody reports whether a 2xx JSON body is an error rather than an

@@ -33,6 +33,7 @@ func TestTruncatedJSONAgreesWithTheDecoder(t *testing.T) {
 		`{"a":}`, `{"a":[}`, `{"a":1}}`, `{} {`, `{}x`, `[1,2]]`, `{"a":"\\"}`, `{"a":tru`,
 		`{"detail":{"error":"Unauthorized: missing or invalid API key."}}`,
 		`  {"a": [ "x" , { } ] }  `, `{"a":"\u00e9\n"}`, `["unterminated \" escape`,
+		`{"a":"\\\\\"x\\\\"}`, `["\\\\\\"]`, `"\\\\\\\\"`, `{"k\\\"":"v\\"}`,
 	}
 	for _, body := range bodies {
 		for i := 0; i <= len(body); i++ {
@@ -40,8 +41,39 @@ func TestTruncatedJSONAgreesWithTheDecoder(t *testing.T) {
 			if got, want := truncatedJSON(b), truncatedByDecoder(b); got != want {
 				t.Errorf("truncatedJSON(%q) = %v, the decoder says %v", b, got, want)
 			}
+			if got, want := closed(b), closedByteByByte(b); got != want {
+				t.Errorf("closed(%q) = %v, the byte loop says %v", b, got, want)
+			}
 		}
 	}
+}
+
+// closedByteByByte is closed read one byte at a time, as it was written
+// first: the definition its jumps from quote to quote must agree with.
+func closedByteByByte(b []byte) bool {
+	depth := 0
+	in := false
+	for i := 0; i < len(b); i++ {
+		c := b[i]
+		if in {
+			switch c {
+			case '\\':
+				i++
+			case '"':
+				in = false
+			}
+			continue
+		}
+		switch c {
+		case '"':
+			in = true
+		case '{', '[':
+			depth++
+		case '}', ']':
+			depth--
+		}
+	}
+	return depth == 0 && !in
 }
 
 func FuzzTruncatedJSON(f *testing.F) {
@@ -50,6 +82,9 @@ func FuzzTruncatedJSON(f *testing.F) {
 	f.Fuzz(func(t *testing.T, b []byte) {
 		if got, want := truncatedJSON(b), truncatedByDecoder(b); got != want {
 			t.Errorf("truncatedJSON(%q) = %v, the decoder says %v", b, got, want)
+		}
+		if got, want := closed(b), closedByteByByte(b); got != want {
+			t.Errorf("closed(%q) = %v, the byte loop says %v", b, got, want)
 		}
 	})
 }

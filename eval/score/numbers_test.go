@@ -30,6 +30,9 @@ func TestClaimValues(t *testing.T) {
 		{text: "Roughly reached about 50%.", want: "50%", count: 1}, // approximate: no threshold
 		{text: "Two thirds of voters agreed.", want: "Two thirds", soft: true, count: 1},
 		{text: "It was founded in 2007.", count: 0}, // a year is a year token
+		// The phrase after a value is read in a window (quantity.After):
+		// a long text after it changes nothing.
+		{text: "The 50% target was not met. " + strings.Repeat("Nothing more to say here. ", 40), want: "50%", dir: -1, said: "was not met", count: 1},
 	} {
 		cs := claimValues(tt.text)
 		if len(cs) != tt.count {

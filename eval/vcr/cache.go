@@ -167,11 +167,14 @@ func (c *Cache) entryPath(sum [sha256.Size]byte) string {
 	return filepath.Join(c.dir, name[:2], name)
 }
 
+// on reports whether c is there and has not turned itself off.
+func (c *Cache) on() bool { return c != nil && !c.off.Load() }
+
 // load returns the interactions of the cassette whose YAML is data: from
 // the entry when a valid one exists, else decoded from data (and stored).
 // sum is data's sha256.
 func (c *Cache) load(name string, data []byte, sum [sha256.Size]byte) ([]interaction, error) {
-	if c == nil || c.off.Load() {
+	if !c.on() {
 		return decodeYAML(name, data)
 	}
 	path := c.entryPath(sum)

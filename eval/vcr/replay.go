@@ -143,7 +143,7 @@ func OpenReplayWith(path string, opts ReplayOptions) (*Replayer, error) {
 		sum = sha256.Sum256(data)
 	}
 	if opts.Sum != "" {
-		if got := hex.EncodeToString(sum[:16]); got != opts.Sum {
+		if got := sumOf(sum); got != opts.Sum {
 			return nil, &ChangedError{Path: path, Case: opts.Case, Rerecord: opts.Rerecord, Want: opts.Sum, Got: got}
 		}
 	}
@@ -512,10 +512,10 @@ func (e *MissingCassetteError) Unwrap() []error {
 
 // Sum is the hex of the first 16 bytes of data's sha256: how recorded.json
 // names a cassette's content.
-func Sum(data []byte) string {
-	s := sha256.Sum256(data)
-	return hex.EncodeToString(s[:16]) // OpenReplayWith's check inlines this
-}
+func Sum(data []byte) string { return sumOf(sha256.Sum256(data)) }
+
+// sumOf is Sum of the bytes whose sha256 is full.
+func sumOf(full [sha256.Size]byte) string { return hex.EncodeToString(full[:16]) }
 
 // ChangedError reports a cassette whose bytes are not those recorded.json
 // describes: a recording was interrupted (killed, out of disk) after writing
